@@ -1,0 +1,110 @@
+/**
+ * `skillc build <library> -o <dist>`: load the library, run the registered passes, write dist/.
+ * Exit codes: 0 the build completed (diagnostics are in the report), 1 --strict and errors exist,
+ * 2 usage error, unreadable library or unusable output folder.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import pc from 'picocolors';
+import { loadLibrary, LibraryUnreadableError, DEFAULT_MAX_SKILL_BYTES } from '../load/load-library.js';
+import { runPipeline } from '../passes/driver.js';
+import { PASSES } from '../passes/registry.js';
+import { buildReport } from '../report/build-report.js';
+import { renderArtifacts } from '../emit/artifacts.js';
+import { checkOutputDir, writeDist, OutputDirError } from '../emit/write-dist.js';
+import { formatDiagnostics, summariseDiagnostics, type DiagnosticFormat } from '../report/format-diagnostics.js';
+import { createProgress } from './progress.js';
+import { countBySeverity, type Diagnostic, type Severity } from '../ir/diagnostics.js';
+
+export interface BuildCommandOptions {
+  readonly out: string;
+  readonly strict?: boolean;
+  readonly force?: boolean;
+  readonly timings?: boolean;
+  readonly format?: DiagnosticFormat;
+  readonly maxDiagnostics?: number;
+  readonly quiet?: boolean;
+  readonly verbose?: boolean;
+  readonly progress?: boolean;
+  readonly maxSkillBytes?: number;
+  readonly jobs?: number;
+}
+
+export interface CommandIO {
+  readonly stdout: NodeJS.WriteStream;
+  readonly stderr: NodeJS.WriteStream;
+}
+
+export async function buildCommand(library: string, opts: BuildCommandOptions, io: CommandIO): Promise<number> {
+  const t0 = performance.now();
+  const err = (s: string) => io.stderr.write(s);
+  const color = io.stderr.isTTY === true && !process.env.NO_COLOR;
+  const c = color ? pc : pc.createColors(false);
+  try {
+    checkOutputDir(opts.out, opts.force === true);
+  } catch (e) {
+    if (e instanceof OutputDirError) {
+      err(`skillc build: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+
+  const progress = createProgress(io.stderr, opts.progress !== false && !opts.quiet);
+  let source;
+  try {
+    source = loadLibrary(library, {
+      exclude: [path.resolve(opts.out)],
+      maxSkillBytes: opts.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES,
+      onProgress: (d, t) => progress.update('load', d, t),
+    });
+  } catch (e) {
+    progress.done();
+    if (e instanceof LibraryUnreadableError) {
+      err(`skillc build: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  progress.done();
+
+  const jobs = opts.jobs ?? defaultJobs();
+  const result = await runPipeline({ source }, PASSES, {
+    onProgress: (pass, d, t) => progress.update(pass.name, d, t),
+    onPassEnd: () => progress.done(),
+  }, jobs);
+
+  // Only options that change the output are recorded (so the manifest is reproducible).
+  const buildOptions: Record<string, string | number | boolean> = { maxSkillBytes: opts.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES };
+  const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true });
+  const artifacts = renderArtifacts(result.ir, report, result.diagnostics);
+  writeDist(opts.out, artifacts);
+
+  const shown = filterShown(result.diagnostics, opts);
+  const format = opts.format ?? 'stylish';
+  if (format === 'json') {
+    io.stdout.write(formatDiagnostics(shown, 'json'));
+  } else {
+    const prefix = library.endsWith('/') ? library : library + '/';
+    err(formatDiagnostics(shown, 'stylish', { color, limit: opts.maxDiagnostics ?? 50, pathPrefix: prefix === './' ? '' : prefix }));
+  }
+  const secs = ((performance.now() - t0) / 1000).toFixed(2);
+  const lib = report.library;
+  if (!opts.quiet) {
+    err(`${c.bold('skillc build')}: ${lib.skillsFound} skills found, ${lib.parsed} parsed, ${lib.skipped} skipped; ${report.parse.units} units; ${summariseDiagnostics(result.diagnostics)}\n`);
+    if (opts.timings) err(`timings: ${result.timings.map((t) => `${t.pass} ${Math.round(t.ms)} ms`).join(', ')}\n`);
+    err(`wrote ${opts.out}/ (${artifacts.map((a) => a.path).join(', ')}) in ${secs}s\n`);
+  }
+  const n = countBySeverity(result.diagnostics);
+  return opts.strict && n.error > 0 ? 1 : 0;
+}
+
+function filterShown(diags: readonly Diagnostic[], opts: BuildCommandOptions): Diagnostic[] {
+  const keep: Set<Severity> = opts.quiet ? new Set(['error']) : opts.verbose ? new Set(['error', 'warning', 'info']) : new Set(['error', 'warning']);
+  return diags.filter((d) => keep.has(d.severity));
+}
+
+/** All cores, at most 8: parsing scales with cores, and the result is the same for any count. */
+export function defaultJobs(): number {
+  return Math.max(1, Math.min(8, os.availableParallelism()));
+}

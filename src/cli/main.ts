@@ -1,0 +1,97 @@
+/**
+ * The skillc command line. Only commander is loaded up front; each command's implementation (and
+ * the markdown stack behind it) is imported when that command runs, so `--help` is instant.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { TOOL_VERSION } from '../version.js';
+
+function wholeNumber(name: string, min: number) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}`);
+    return n;
+  };
+}
+
+export function makeProgram(): Command {
+  const program = new Command();
+  program
+    .name('skillc')
+    .description('Offline compiler for agent skill libraries (folders of SKILL.md packages).')
+    .version(TOOL_VERSION, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: false })
+    .exitOverride();
+
+  program
+    .command('build')
+    .description('parse a skill library and write the compiled library to an output folder')
+    .argument('<library>', 'folder to compile; every folder below it holding a SKILL.md is a skill')
+    .requiredOption('-o, --out <dir>', 'output folder (replaced on each build if skillc wrote it)')
+    .option('--strict', 'exit 1 when the build reported errors (default: exit 0 once the build completes)')
+    .option('--force', 'replace the output folder even if it was not written by skillc')
+    .option('--timings', 'record per-pass timings in report.json/report.md (makes the report differ between runs)')
+    .addOption(new Option('--format <format>', 'how to print diagnostics: stylish to stderr, json to stdout').choices(['stylish', 'json']).default('stylish'))
+    .option('--max-diagnostics <n>', 'print at most n diagnostics (0 = all; all are always in dist/diagnostics.json)', wholeNumber('--max-diagnostics', 0), 50)
+    .option('--max-skill-bytes <n>', 'skip a SKILL.md larger than n bytes', wholeNumber('--max-skill-bytes', 1))
+    .option('-j, --jobs <n>', 'worker threads for parsing (default: all cores, at most 8; output is the same for any n)', wholeNumber('--jobs', 1))
+    .option('-q, --quiet', 'print errors only, and no summary')
+    .option('--verbose', 'print info diagnostics too')
+    .option('--no-progress', 'do not draw progress on the terminal')
+    .addHelpText(
+      'after',
+      `
+Outputs in <dir>:
+  parents.json      the parse IR: per skill, frontmatter.raw and units with exact offsets and text
+  report.json/.md   counts (skills found, parsed, skipped with reasons; units), diagnostics by code
+  diagnostics.json  every diagnostic with file:line:col
+  manifest.json     every input file's size and SHA-256, and the options used
+
+Exit codes: 0 build completed, 1 --strict and errors were reported, 2 usage error or unreadable input.
+
+Example:
+  skillc build ./skills -o ./dist`,
+    )
+    .action(async function (this: Command, library: string) {
+      const { buildCommand } = await import('./build-command.js');
+      const o = this.opts();
+      this.setOptionValue('__exit', await buildCommand(library, {
+        out: o.out as string,
+        strict: o.strict as boolean | undefined,
+        force: o.force as boolean | undefined,
+        timings: o.timings as boolean | undefined,
+        format: o.format as 'stylish' | 'json',
+        maxDiagnostics: o.maxDiagnostics as number,
+        maxSkillBytes: o.maxSkillBytes as number | undefined,
+        quiet: o.quiet as boolean | undefined,
+        verbose: o.verbose as boolean | undefined,
+        progress: o.progress as boolean,
+        jobs: o.jobs as number | undefined,
+      }, { stdout: process.stdout, stderr: process.stderr }));
+    });
+
+  return program;
+}
+
+/** Runs the CLI and returns the exit code (the launcher sets process.exitCode). */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = makeProgram();
+  try {
+    await program.parseAsync(argv as string[]);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version exit 0; every usage error is 2 (ESLint's convention).
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    throw err;
+  }
+  for (const cmd of program.commands) {
+    const code = cmd.getOptionValue('__exit') as number | undefined;
+    if (code !== undefined) return code;
+  }
+  if (program.args.length === 0) {
+    program.outputHelp();
+    return 2;
+  }
+  return 0;
+}

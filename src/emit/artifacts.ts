@@ -1,0 +1,91 @@
+/**
+ * Renders the build's artifacts as (path, content) pairs: a pure function of the IR, so the same
+ * input gives the same bytes. Each JSON artifact is checked against its schema in schemas/ before
+ * it is returned; a mismatch is a skillc bug and throws.
+ */
+import type { BuildIR, Parent, SkillFileRef, Unit } from '../ir/types.js';
+import type { Diagnostic } from '../ir/diagnostics.js';
+import { stableStringify } from '../util/stable-json.js';
+import { validateAgainst, type SchemaName } from '../schema/validate.js';
+import { renderReportMarkdown, type BuildReport } from '../report/build-report.js';
+import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+
+export interface Artifact {
+  /** Path inside dist/, POSIX. */
+  readonly path: string;
+  readonly content: string | Uint8Array;
+}
+
+export const PARENTS_SCHEMA_VERSION = 1;
+
+/** parents.json: the parse IR in a form anyone can check for losslessness without skillc. */
+export function parentsDocument(ir: BuildIR): unknown {
+  return {
+    schemaVersion: PARENTS_SCHEMA_VERSION,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    parents: (ir.parents ?? []).map(parentJson),
+    skipped: ir.source.skipped,
+  };
+}
+
+function parentJson(p: Parent): unknown {
+  return {
+    path: p.path,
+    file: p.file,
+    bytes: p.bytes,
+    sha256: p.sha256,
+    encoding: p.encoding,
+    lines: p.lines,
+    frontmatter: { raw: p.frontmatter.raw, data: p.frontmatter.data },
+    units: p.units.map(unitJson),
+    scripts: p.scripts.map(fileJson),
+    references: p.references.map(fileJson),
+    assets: p.assets.map(fileJson),
+  };
+}
+
+function unitJson(u: Unit): unknown {
+  return {
+    id: u.id,
+    index: u.index,
+    kind: u.kind,
+    heading: u.heading,
+    headingPath: u.headingPath,
+    level: u.level,
+    start: u.start,
+    end: u.end,
+    line: u.line,
+    text: u.text,
+    codeBlocks: u.codeBlocks,
+    inlineCode: u.inlineCode,
+    links: u.links,
+    bullets: u.bullets,
+  };
+}
+
+function fileJson(f: SkillFileRef): unknown {
+  // File contents stay in the library; parents.json records identity, not a copy.
+  return { path: f.path, relPath: f.relPath, kind: f.kind, bytes: f.bytes, sha256: f.sha256, ...(f.symlinkTarget !== undefined ? { symlinkTarget: f.symlinkTarget } : {}) };
+}
+
+export function manifestDocument(ir: BuildIR, options: Readonly<Record<string, string | number | boolean>>): unknown {
+  return { schemaVersion: 1, tool: { name: TOOL_NAME, version: TOOL_VERSION }, options, inputs: ir.source.inputs };
+}
+
+export function renderArtifacts(ir: BuildIR, report: BuildReport, diagnostics: readonly Diagnostic[]): Artifact[] {
+  return [
+    json('parents.json', 'parents', parentsDocument(ir)),
+    json('report.json', 'report', report),
+    { path: 'report.md', content: renderReportMarkdown(report) },
+    json('diagnostics.json', 'diagnostics', diagnostics),
+    json('manifest.json', 'manifest', manifestDocument(ir, report.options)),
+  ];
+}
+
+function json(path: string, schema: SchemaName, data: unknown): Artifact {
+  const text = stableStringify(data);
+  // Validate what will be written (after JSON normalisation), not the in-memory object.
+  const check = validateAgainst(schema, JSON.parse(text));
+  if (!check.valid) throw new Error(`internal: ${path} does not match schemas/${schema}.schema.json: ${check.errors.join('; ')}`);
+  return { path, content: text };
+}

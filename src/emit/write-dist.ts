@@ -1,0 +1,42 @@
+/**
+ * The only code that writes build output. Artifacts go to a fresh sibling folder first and replace
+ * the output folder only when all of them are written, so a failed build never leaves half a dist.
+ * An existing output folder is replaced only if skillc made it (it holds our manifest.json) or the
+ * user said --force: `-o .` must never wipe a project.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Artifact } from './artifacts.js';
+
+export class OutputDirError extends Error {}
+
+const MARKER = 'manifest.json';
+
+export function checkOutputDir(outDir: string, force: boolean): void {
+  const abs = path.resolve(outDir);
+  if (!fs.existsSync(abs)) return;
+  const st = fs.statSync(abs);
+  if (!st.isDirectory()) throw new OutputDirError(`output ${outDir} exists and is not a directory`);
+  const entries = fs.readdirSync(abs);
+  if (entries.length === 0 || force) return;
+  if (!entries.includes(MARKER)) throw new OutputDirError(`output folder ${outDir} is not empty and was not written by skillc (no ${MARKER}); choose another folder or pass --force to replace it`);
+}
+
+export function writeDist(outDir: string, artifacts: readonly Artifact[]): void {
+  const abs = path.resolve(outDir);
+  const parent = path.dirname(abs);
+  fs.mkdirSync(parent, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(parent, `.${path.basename(abs)}.skillc-`));
+  try {
+    for (const a of artifacts) {
+      const target = path.join(tmp, ...a.path.split('/'));
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(target, a.content);
+    }
+    fs.rmSync(abs, { recursive: true, force: true });
+    fs.renameSync(tmp, abs);
+  } catch (err) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * Library discovery and reading: the only part of the front end that touches the disk.
+ *
+ * Walks the library with sorted readdir (deterministic, locale-independent), never follows a
+ * symbolic link (so no loop and no escape from the library), skips .git and node_modules and the
+ * build's own output folder, and turns every problem into a diagnostic instead of an exception:
+ * an unreadable folder, a SKILL.md that is a directory, a misnamed skill.md. Every folder holding a
+ * regular SKILL.md is a skill; a skill's files are those below it that are not inside a nested
+ * skill. The result is plain data (SourceLibrary) that the passes work on.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SkillFileRef, SourceLibrary, SourceSkill, SkippedSkill } from '../ir/types.js';
+import { makeDiagnostic, compareDiagnostics, type Diagnostic } from '../ir/diagnostics.js';
+import { compareCodeUnits } from '../util/stable-json.js';
+import { sha256 } from '../util/hash.js';
+import { joinRel } from '../util/paths.js';
+import { classifyFile } from './classify.js';
+import { looksLikeText } from '../text/decode.js';
+
+const STAGE = 'load';
+const SKIP_DIRS = new Set(['.git', 'node_modules', '.skillc-cache']);
+
+export interface LoadOptions {
+  /** Absolute paths (resolved) not to descend into, e.g. the output folder when it is inside the library. */
+  readonly exclude?: readonly string[];
+  /** A SKILL.md larger than this is skipped with SKC108. */
+  readonly maxSkillBytes?: number;
+  /** Called after each skill is read. */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export class LibraryUnreadableError extends Error {}
+
+interface Entry {
+  readonly rel: string;
+  readonly abs: string;
+  readonly kind: 'file' | 'dir' | 'symlink' | 'other';
+}
+
+export const DEFAULT_MAX_SKILL_BYTES = 32 * 1024 * 1024;
+
+export function loadLibrary(root: string, options: LoadOptions = {}): SourceLibrary {
+  const absRoot = path.resolve(root);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(absRoot);
+  } catch (err) {
+    throw new LibraryUnreadableError(`cannot read library ${root}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  if (!st.isDirectory()) throw new LibraryUnreadableError(`library ${root} is not a directory`);
+
+  const diagnostics: Diagnostic[] = [];
+  const exclude = new Set((options.exclude ?? []).map((p) => path.resolve(p)));
+  const entries: Entry[] = [];
+  walk(absRoot, '.', entries, diagnostics, exclude, true);
+
+  // Skill folders: parents of a regular file named exactly SKILL.md.
+  const skillDirs: string[] = [];
+  for (const e of entries) {
+    const base = e.rel.slice(e.rel.lastIndexOf('/') + 1);
+    const dir = e.rel.includes('/') ? e.rel.slice(0, e.rel.lastIndexOf('/')) : '.';
+    if (base === 'SKILL.md') {
+      if (e.kind === 'file') skillDirs.push(dir);
+      else if (e.kind === 'symlink') diagnostics.push(makeDiagnostic(STAGE, 'symlink-not-followed', { file: e.rel, message: `SKILL.md is a symbolic link (to ${readlinkSafe(e.abs)}); links are not followed, so ${dir} is not a skill`, severity: 'warning' }));
+      else diagnostics.push(makeDiagnostic(STAGE, 'skill-file-not-a-file', { file: e.rel, message: `SKILL.md is a ${e.kind === 'dir' ? 'directory' : 'special file'}, not a file; ${dir} is not a skill` }));
+    } else if (base.toLowerCase() === 'skill.md' && e.kind === 'file') {
+      diagnostics.push(makeDiagnostic(STAGE, 'misnamed-skill-file', { file: e.rel, message: `'${base}' is not recognised as a skill file; rename it to SKILL.md` }));
+    }
+  }
+  const skillSet = new Set(skillDirs);
+  for (const dir of skillDirs) {
+    const outer = enclosingSkill(dir, skillSet);
+    if (outer !== null) diagnostics.push(makeDiagnostic(STAGE, 'nested-skill', { file: joinRel(dir, 'SKILL.md'), message: `skill ${dir} is nested inside skill ${outer}; its files belong to it alone` }));
+  }
+
+  // Assign every other entry to its nearest enclosing skill.
+  const filesBySkill = new Map<string, Entry[]>(skillDirs.map((d) => [d, []]));
+  for (const e of entries) {
+    if (e.kind === 'dir') continue;
+    const dir = e.rel.includes('/') ? e.rel.slice(0, e.rel.lastIndexOf('/')) : '.';
+    const owner = skillSet.has(dir) ? dir : enclosingSkill(dir, skillSet);
+    if (owner === null) continue;
+    if (e.rel === joinRel(owner, 'SKILL.md')) continue;
+    filesBySkill.get(owner)!.push(e);
+  }
+
+  const maxBytes = options.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES;
+  const skills: SourceSkill[] = [];
+  const skipped: SkippedSkill[] = [];
+  const inputs: { path: string; bytes: number; sha256: string }[] = [];
+  let done = 0;
+  for (const dir of skillDirs) {
+    const file = joinRel(dir, 'SKILL.md');
+    const abs = path.join(absRoot, file);
+    const skip = (d: Diagnostic): void => {
+      diagnostics.push(d);
+      skipped.push({ path: dir, code: d.code, reason: d.message });
+    };
+    let content: Uint8Array | null = null;
+    try {
+      const size = fs.statSync(abs).size;
+      if (size > maxBytes) {
+        skip(makeDiagnostic(STAGE, 'skill-file-too-large', { file, message: `SKILL.md is ${size} bytes, over --max-skill-bytes ${maxBytes}; skill skipped` }));
+      } else {
+        content = fs.readFileSync(abs);
+      }
+    } catch (err) {
+      skip(makeDiagnostic(STAGE, 'entry-unreadable', { file, message: `cannot read SKILL.md: ${errText(err)}; skill skipped` }));
+    }
+    if (content) {
+      inputs.push({ path: file, bytes: content.length, sha256: sha256(content) });
+      const files = readSkillFiles(dir, filesBySkill.get(dir)!, diagnostics, inputs);
+      skills.push({ path: dir, file, content, files });
+    }
+    options.onProgress?.(++done, skillDirs.length);
+  }
+
+  inputs.sort((a, b) => compareCodeUnits(a.path, b.path));
+  diagnostics.sort(compareDiagnostics);
+  return { skills, inputs, diagnostics, skipped };
+}
+
+function walk(abs: string, rel: string, out: Entry[], diags: Diagnostic[], exclude: Set<string>, isRoot: boolean): void {
+  let dirents: fs.Dirent[];
+  try {
+    dirents = fs.readdirSync(abs, { withFileTypes: true });
+  } catch (err) {
+    if (isRoot) throw new LibraryUnreadableError(`cannot read library ${abs}: ${errText(err)}`);
+    diags.push(makeDiagnostic(STAGE, 'entry-unreadable', { file: rel, message: `cannot read folder: ${errText(err)}; left out` }));
+    return;
+  }
+  dirents.sort((a, b) => compareCodeUnits(a.name, b.name));
+  for (const d of dirents) {
+    const childAbs = path.join(abs, d.name);
+    const childRel = joinRel(rel, d.name);
+    if (d.isSymbolicLink()) {
+      out.push({ rel: childRel, abs: childAbs, kind: 'symlink' });
+    } else if (d.isDirectory()) {
+      if (SKIP_DIRS.has(d.name) || exclude.has(childAbs)) continue;
+      out.push({ rel: childRel, abs: childAbs, kind: 'dir' });
+      walk(childAbs, childRel, out, diags, exclude, false);
+    } else if (d.isFile()) {
+      out.push({ rel: childRel, abs: childAbs, kind: 'file' });
+    } else {
+      out.push({ rel: childRel, abs: childAbs, kind: 'other' });
+    }
+  }
+}
+
+function readSkillFiles(skillDir: string, entries: Entry[], diags: Diagnostic[], inputs: { path: string; bytes: number; sha256: string }[]): SkillFileRef[] {
+  const refs: SkillFileRef[] = [];
+  const prefix = skillDir === '.' ? '' : skillDir + '/';
+  for (const e of entries) {
+    const relPath = e.rel.slice(prefix.length);
+    if (e.kind === 'symlink') {
+      const target = readlinkSafe(e.abs);
+      diags.push(makeDiagnostic(STAGE, 'symlink-not-followed', { file: e.rel, message: `symbolic link to ${target} recorded but not followed` }));
+      refs.push({ path: e.rel, relPath, kind: 'asset', bytes: 0, sha256: sha256(''), symlinkTarget: target });
+      continue;
+    }
+    if (e.kind !== 'file') continue;
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(e.abs);
+    } catch (err) {
+      diags.push(makeDiagnostic(STAGE, 'entry-unreadable', { file: e.rel, message: `cannot read file: ${errText(err)}; left out` }));
+      continue;
+    }
+    const hash = sha256(bytes);
+    inputs.push({ path: e.rel, bytes: bytes.length, sha256: hash });
+    const isText = looksLikeText(bytes);
+    const text = isText ? new TextDecoder().decode(bytes) : undefined;
+    const kind = classifyFile(relPath, isText, text?.slice(0, 2) ?? '');
+    refs.push({ path: e.rel, relPath, kind, bytes: bytes.length, sha256: hash, ...(kind !== 'asset' && text !== undefined ? { text } : {}) });
+  }
+  return refs;
+}
+
+function enclosingSkill(dir: string, skills: Set<string>): string | null {
+  let d = dir;
+  while (d !== '.' && d !== '') {
+    const i = d.lastIndexOf('/');
+    d = i < 0 ? '.' : d.slice(0, i);
+    if (skills.has(d)) return d;
+  }
+  return null;
+}
+
+function readlinkSafe(abs: string): string {
+  try {
+    return fs.readlinkSync(abs);
+  } catch {
+    return '?';
+  }
+}
+
+function errText(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e.code ? `${e.code} ${e.syscall ?? ''}`.trim() : String(err);
+}

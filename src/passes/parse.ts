@@ -1,0 +1,125 @@
+/**
+ * Pass 1, parse (SPEC §2.1): each SKILL.md becomes a Parent: decoded text, frontmatter split and
+ * parsed leniently, the body parsed with remark (frontmatter + GFM) and cut into procedural units
+ * with their code blocks, inline code, links and bullets; the skill's other files sorted into
+ * scripts, references and assets. Nothing is truncated, and every problem is a diagnostic with a
+ * file:line:col. A skill whose parse throws is reported (SKC001) and left out; the rest go on.
+ */
+import type { Parent, SourceSkill } from '../ir/types.js';
+import { makeDiagnostic, type Diagnostic } from '../ir/diagnostics.js';
+import { decodeUtf8 } from '../text/decode.js';
+import { sha256 } from '../util/hash.js';
+import { LineIndex } from '../text/line-index.js';
+import { splitFrontmatter } from '../text/frontmatter.js';
+import { parseMarkdown, splitUnits } from '../text/markdown.js';
+import type { Pass } from './pass.js';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { mapInWorkers } from '../util/worker-pool.js';
+
+const NAME = 'parse';
+/** Above this a SKILL.md is reported as large (agents read a skill whole; 500 lines is the spec's advice). */
+export const LARGE_SKILL_BYTES = 1024 * 1024;
+
+/** Below this many skills, starting worker threads costs more than it saves. */
+const PARALLEL_MIN_SKILLS = 64;
+
+export interface ParseResult {
+  readonly parent: Parent | null;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Parses one skill; never throws (a failure is an SKC001 diagnostic and no parent). */
+export function parseOne(skill: SourceSkill): ParseResult {
+  const diagnostics: Diagnostic[] = [];
+  try {
+    return { parent: parseSkill(skill, diagnostics), diagnostics };
+  } catch (err) {
+    return { parent: null, diagnostics: [makeDiagnostic(NAME, 'internal-error', { file: skill.file, message: `parse failed, skill left out: ${err instanceof Error ? err.message : String(err)}` })] };
+  }
+}
+
+const workerUrl = new URL('./parse-worker.js', import.meta.url);
+
+export const parsePass: Pass = {
+  name: NAME,
+  description: 'frontmatter, markdown units, code blocks, links and bullets for every SKILL.md',
+  version: 1,
+  requires: ['source'],
+  provides: ['parents'],
+  async run(ir, ctx) {
+    const skills = ir.source.skills;
+    let results: ParseResult[];
+    // Workers need the compiled worker module; from TypeScript sources (tests) parse in-process.
+    if (ctx.jobs > 1 && skills.length >= PARALLEL_MIN_SKILLS && fs.existsSync(fileURLToPath(workerUrl))) {
+      results = await mapInWorkers<SourceSkill, ParseResult>(workerUrl, skills, { jobs: ctx.jobs, onProgress: ctx.progress });
+    } else {
+      results = skills.map((skill, i) => {
+        const r = parseOne(skill);
+        ctx.progress(i + 1, skills.length);
+        return r;
+      });
+    }
+    const parents: Parent[] = [];
+    for (const r of results) {
+      if (r.parent) parents.push(r.parent);
+      r.diagnostics.forEach((d) => ctx.report(d));
+    }
+    return { parents };
+  },
+};
+
+export function parseSkill(skill: SourceSkill, diags: Diagnostic[]): Parent {
+  const file = skill.file;
+  const decoded = decodeUtf8(skill.content);
+  const text = decoded.text;
+  const lines = new LineIndex(text);
+  const at = (offset: number, endOffset?: number) => {
+    const p = lines.position(offset);
+    const e = endOffset !== undefined ? lines.position(endOffset) : undefined;
+    return { line: p.line, column: p.column, ...(e ? { endLine: e.line, endColumn: e.column } : {}) };
+  };
+
+  if (skill.content.length === 0) {
+    diags.push(makeDiagnostic(NAME, 'skill-file-empty', { file, message: 'SKILL.md is empty' }));
+  }
+  if (decoded.encoding === 'utf-8-bom') {
+    diags.push(makeDiagnostic(NAME, 'byte-order-mark', { file, message: 'SKILL.md starts with a UTF-8 byte order mark; it is not part of the decoded text' }));
+  }
+  if (decoded.encoding === 'utf-8-invalid') {
+    const bad = decoded.firstInvalidByte ?? 0;
+    const prefix = new TextDecoder().decode(skill.content.subarray(0, bad));
+    const pos = new LineIndex(prefix).position(prefix.length);
+    const byte = skill.content[bad]!.toString(16).padStart(2, '0');
+    diags.push(makeDiagnostic(NAME, 'invalid-utf8', { file, line: pos.line, column: pos.column, message: `SKILL.md is not valid UTF-8 (first bad byte 0x${byte} at byte offset ${bad}); decoded with U+FFFD replacements` }));
+  }
+  if (skill.content.length > LARGE_SKILL_BYTES) {
+    diags.push(makeDiagnostic(NAME, 'skill-file-large', { file, message: `SKILL.md is ${(skill.content.length / 1048576).toFixed(1)} MiB (${lines.lineCount} lines); parsed in full` }));
+  }
+
+  const { frontmatter, problems } = splitFrontmatter(text);
+  for (const p of problems) {
+    diags.push(makeDiagnostic(NAME, p.kind, { file, ...at(p.offset, p.endOffset), message: p.message }));
+  }
+
+  const tree = parseMarkdown(text);
+  const { units, unclosedFences } = splitUnits(skill.path, text, frontmatter.raw.length, tree, lines);
+  for (const f of unclosedFences) {
+    diags.push(makeDiagnostic(NAME, 'unclosed-code-fence', { file, ...at(f.offset, f.offset + f.fence.length), message: `code fence ${f.fence} opened here is never closed; the rest of the file is read as code` }));
+  }
+
+  const by = (k: string) => skill.files.filter((f) => f.kind === k);
+  return {
+    path: skill.path,
+    file,
+    bytes: skill.content.length,
+    sha256: sha256(skill.content),
+    encoding: decoded.encoding,
+    lines: lines.lineCount,
+    frontmatter,
+    units,
+    scripts: by('script'),
+    references: by('reference'),
+    assets: by('asset'),
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * What a pass is: a named, versioned, pure function from the IR to the fields it adds. It may
+ * report diagnostics and progress through its context; it never reads or writes files.
+ */
+import type { BuildIR } from '../ir/types.js';
+import type { Diagnostic } from '../ir/diagnostics.js';
+
+export interface PassContext {
+  report(d: Diagnostic): void;
+  progress(done: number, total: number): void;
+  /** How many threads a pass may use for CPU-bound work (its output must not depend on it). */
+  readonly jobs: number;
+}
+
+export interface Pass {
+  readonly name: string;
+  /** One line for --help and the report. */
+  readonly description: string;
+  /** Bumped when the pass's output changes for the same input (cache keys include it). */
+  readonly version: number;
+  /** IR fields the pass reads (checked by the driver) and the fields it adds. */
+  readonly requires: readonly (keyof BuildIR)[];
+  readonly provides: readonly (keyof BuildIR)[];
+  run(ir: BuildIR, ctx: PassContext): Partial<BuildIR> | Promise<Partial<BuildIR>>;
+}

@@ -1,0 +1,187 @@
+/**
+ * The build report as data (report.json) and as markdown (report.md). Pure: the same IR, diagnostics
+ * and options give the same report. Timings are wall-clock, so they appear only when asked for
+ * (--timings); without them two builds of one library are byte-identical.
+ */
+import type { BuildIR, Parent } from '../ir/types.js';
+import { countBySeverity, DIAGNOSTIC_CODES, type Diagnostic } from '../ir/diagnostics.js';
+import type { PassTiming } from '../passes/driver.js';
+import type { Pass } from '../passes/pass.js';
+import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { compareCodeUnits } from '../util/stable-json.js';
+
+export interface ReportOptions {
+  /** Options that change the output, recorded as given. */
+  readonly buildOptions: Readonly<Record<string, string | number | boolean>>;
+  readonly includeTimings: boolean;
+}
+
+export interface Distribution {
+  readonly min: number;
+  readonly median: number;
+  readonly p90: number;
+  readonly max: number;
+  readonly mean: number;
+}
+
+export interface BuildReport {
+  readonly schemaVersion: 1;
+  readonly tool: { readonly name: string; readonly version: string };
+  readonly options: Readonly<Record<string, string | number | boolean>>;
+  readonly library: {
+    readonly skillsFound: number;
+    readonly parsed: number;
+    readonly skipped: number;
+    readonly skippedByCode: Readonly<Record<string, number>>;
+    readonly skippedSkills: readonly { readonly path: string; readonly code: string; readonly reason: string }[];
+    readonly inputFiles: number;
+    readonly inputBytes: number;
+  };
+  readonly parse: {
+    readonly units: number;
+    readonly preambles: number;
+    readonly nonEmptyPreambles: number;
+    readonly sections: number;
+    readonly sectionsByLevel: Readonly<Record<string, number>>;
+    readonly unitsPerParent: Distribution;
+    readonly linesPerParent: Distribution;
+    readonly codeBlocks: number;
+    readonly unclosedCodeBlocks: number;
+    readonly links: number;
+    readonly bullets: number;
+    readonly encodings: Readonly<Record<string, number>>;
+    readonly frontmatter: { readonly present: number; readonly absent: number; readonly mapping: number };
+    readonly files: { readonly scripts: number; readonly references: number; readonly assets: number };
+  };
+  readonly diagnostics: {
+    readonly error: number;
+    readonly warning: number;
+    readonly info: number;
+    readonly byCode: readonly { readonly code: string; readonly name: string; readonly severity: string; readonly count: number }[];
+  };
+  readonly passes: readonly { readonly name: string; readonly version: number; readonly description: string; readonly status: string; readonly ms?: number }[];
+}
+
+export function buildReport(ir: BuildIR, diagnostics: readonly Diagnostic[], timings: readonly PassTiming[], passes: readonly Pass[], opts: ReportOptions): BuildReport {
+  const parents = ir.parents ?? [];
+  const src = ir.source;
+  const units = parents.flatMap((p) => p.units);
+  const sections = units.filter((u) => u.kind === 'section');
+  const byLevel: Record<string, number> = {};
+  for (const u of sections) byLevel[`h${u.level}`] = (byLevel[`h${u.level}`] ?? 0) + 1;
+  const skippedByCode: Record<string, number> = {};
+  for (const s of src.skipped) skippedByCode[s.code] = (skippedByCode[s.code] ?? 0) + 1;
+  const encodings: Record<string, number> = {};
+  for (const p of parents) encodings[p.encoding] = (encodings[p.encoding] ?? 0) + 1;
+  const codeBlocks = units.flatMap((u) => u.codeBlocks);
+
+  const sev = countBySeverity(diagnostics);
+  const byCode = new Map<string, { code: string; name: string; severity: string; count: number }>();
+  for (const d of diagnostics) {
+    const k = `${d.code}/${d.severity}`;
+    const e = byCode.get(k) ?? { code: d.code, name: d.name, severity: d.severity, count: 0 };
+    e.count++;
+    byCode.set(k, e);
+  }
+  const parsedPaths = new Set(parents.map((p) => p.path));
+  const notParsed = src.skills.filter((s) => !parsedPaths.has(s.path)).map((s) => ({ path: s.path, code: DIAGNOSTIC_CODES['internal-error'].code, reason: 'parse failed (see diagnostics)' }));
+  const skippedSkills = [...src.skipped, ...notParsed].sort((a, b) => compareCodeUnits(a.path, b.path));
+  for (const s of notParsed) skippedByCode[s.code] = (skippedByCode[s.code] ?? 0) + 1;
+
+  return {
+    schemaVersion: 1,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    options: opts.buildOptions,
+    library: {
+      skillsFound: src.skills.length + src.skipped.length,
+      parsed: parents.length,
+      skipped: skippedSkills.length,
+      skippedByCode,
+      skippedSkills,
+      inputFiles: src.inputs.length,
+      inputBytes: src.inputs.reduce((a, f) => a + f.bytes, 0),
+    },
+    parse: {
+      units: units.length,
+      preambles: units.length - sections.length,
+      nonEmptyPreambles: units.filter((u) => u.kind === 'preamble' && u.text.trim() !== '').length,
+      sections: sections.length,
+      sectionsByLevel: byLevel,
+      unitsPerParent: distribution(parents.map((p) => p.units.length)),
+      linesPerParent: distribution(parents.map((p) => p.lines)),
+      codeBlocks: codeBlocks.length,
+      unclosedCodeBlocks: codeBlocks.filter((c) => !c.closed).length,
+      links: units.reduce((a, u) => a + u.links.length, 0),
+      bullets: units.reduce((a, u) => a + u.bullets.length, 0),
+      encodings,
+      frontmatter: {
+        present: parents.filter((p) => p.frontmatter.raw !== '').length,
+        absent: parents.filter((p) => p.frontmatter.raw === '').length,
+        mapping: parents.filter((p) => p.frontmatter.data !== null).length,
+      },
+      files: countFiles(parents),
+    },
+    diagnostics: {
+      ...sev,
+      byCode: [...byCode.values()].sort((a, b) => compareCodeUnits(a.code, b.code) || compareCodeUnits(a.severity, b.severity)),
+    },
+    passes: passes.map((p) => {
+      const t = timings.find((x) => x.pass === p.name);
+      return { name: p.name, version: p.version, description: p.description, status: t?.status ?? 'not-run', ...(opts.includeTimings && t ? { ms: Math.round(t.ms) } : {}) };
+    }),
+  };
+}
+
+function countFiles(parents: readonly Parent[]): { scripts: number; references: number; assets: number } {
+  return {
+    scripts: parents.reduce((a, p) => a + p.scripts.length, 0),
+    references: parents.reduce((a, p) => a + p.references.length, 0),
+    assets: parents.reduce((a, p) => a + p.assets.length, 0),
+  };
+}
+
+export function distribution(xs: readonly number[]): Distribution {
+  if (xs.length === 0) return { min: 0, median: 0, p90: 0, max: 0, mean: 0 };
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))]!;
+  const mean = s.reduce((a, b) => a + b, 0) / s.length;
+  return { min: s[0]!, median: q(0.5), p90: q(0.9), max: s[s.length - 1]!, mean: Math.round(mean * 100) / 100 };
+}
+
+export function renderReportMarkdown(r: BuildReport): string {
+  const L: string[] = [];
+  const lib = r.library;
+  const p = r.parse;
+  L.push(`# skillc build report`, '');
+  L.push(`${r.tool.name} ${r.tool.version}. Options: ${Object.entries(r.options).map(([k, v]) => `\`${k}=${String(v)}\``).join(', ') || 'none'}.`, '');
+  L.push('## Library', '');
+  L.push('| skills found | parsed | skipped | input files | input bytes |', '|---:|---:|---:|---:|---:|');
+  L.push(`| ${lib.skillsFound} | ${lib.parsed} | ${lib.skipped} | ${lib.inputFiles} | ${lib.inputBytes} |`, '');
+  if (lib.skippedSkills.length > 0) {
+    L.push('Skipped skills:', '');
+    for (const s of lib.skippedSkills) L.push(`- \`${s.path}\` (${s.code}): ${s.reason}`);
+    L.push('');
+  }
+  L.push('## Parse', '');
+  L.push('| units | preambles (non-empty) | sections | code blocks (unclosed) | links | bullets |', '|---:|---:|---:|---:|---:|---:|');
+  L.push(`| ${p.units} | ${p.preambles} (${p.nonEmptyPreambles}) | ${p.sections} | ${p.codeBlocks} (${p.unclosedCodeBlocks}) | ${p.links} | ${p.bullets} |`, '');
+  L.push(`Sections by heading level: ${Object.entries(p.sectionsByLevel).sort().map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}.`, '');
+  const d = (x: Distribution) => `min ${x.min}, median ${x.median}, p90 ${x.p90}, max ${x.max} (mean ${x.mean})`;
+  L.push(`Units per parent: ${d(p.unitsPerParent)}. Lines per parent: ${d(p.linesPerParent)}.`, '');
+  L.push(`Frontmatter: ${p.frontmatter.present} present (${p.frontmatter.mapping} parsed to a mapping), ${p.frontmatter.absent} absent. Encodings: ${Object.entries(p.encodings).sort().map(([k, v]) => `${k} ${v}`).join(', ')}.`, '');
+  L.push(`Supporting files: ${p.files.scripts} scripts, ${p.files.references} references, ${p.files.assets} assets.`, '');
+  L.push('## Diagnostics', '');
+  L.push(`${r.diagnostics.error} errors, ${r.diagnostics.warning} warnings, ${r.diagnostics.info} info. Every diagnostic with its file:line:col is in \`diagnostics.json\`.`, '');
+  if (r.diagnostics.byCode.length > 0) {
+    L.push('| code | name | severity | count |', '|---|---|---|---:|');
+    for (const c of r.diagnostics.byCode) L.push(`| ${c.code} | ${c.name} | ${c.severity} | ${c.count} |`);
+    L.push('');
+  }
+  L.push('## Passes', '');
+  const timed = r.passes.some((x) => x.ms !== undefined);
+  L.push(timed ? '| pass | version | status | ms | what it does |' : '| pass | version | status | what it does |', timed ? '|---|---:|---|---:|---|' : '|---|---:|---|---|');
+  for (const x of r.passes) L.push(timed ? `| ${x.name} | ${x.version} | ${x.status} | ${x.ms ?? ''} | ${x.description} |` : `| ${x.name} | ${x.version} | ${x.status} | ${x.description} |`);
+  L.push('');
+  return L.join('\n');
+}
+

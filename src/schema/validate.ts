@@ -1,0 +1,49 @@
+/**
+ * JSON Schema validation of emitted artifacts with ajv (draft 2020-12). Schemas live in the
+ * package's schemas/ folder and are compiled once per process.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { packageRoot } from '../util/package-root.js';
+
+// ajv-formats is CommonJS; under NodeNext its callable is the default property.
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => void }).default;
+
+let ajv: Ajv2020 | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+export type SchemaName = 'parents' | 'report' | 'manifest' | 'diagnostics' | 'policy';
+
+export function schemaPath(name: SchemaName): string {
+  return path.join(packageRoot(), 'schemas', `${name}.schema.json`);
+}
+
+function validator(name: SchemaName): ValidateFunction {
+  let v = compiled.get(name);
+  if (!v) {
+    if (!ajv) {
+      ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+      addFormats(ajv);
+    }
+    v = ajv.compile(JSON.parse(fs.readFileSync(schemaPath(name), 'utf8')) as object);
+    compiled.set(name, v);
+  }
+  return v;
+}
+
+export interface SchemaCheck {
+  readonly valid: boolean;
+  readonly errors: readonly string[];
+}
+
+export function validateAgainst(name: SchemaName, data: unknown): SchemaCheck {
+  const v = validator(name);
+  const valid = v(data) as boolean;
+  return { valid, errors: valid ? [] : (v.errors ?? []).slice(0, 20).map(formatError) };
+}
+
+function formatError(e: ErrorObject): string {
+  return `${e.instancePath || '/'} ${e.message ?? e.keyword}`;
+}

@@ -1,0 +1,184 @@
+/**
+ * Markdown structure of a SKILL.md body: the remark parse (frontmatter + GFM, positions kept) and
+ * the split into procedural units. Units partition the text after the frontmatter exactly: unit 0
+ * is the preamble, and every top-level heading starts a new unit at the start of its line, so the
+ * concatenation of unit texts is the body, byte for byte. Headings nested in lists or block quotes
+ * do not split (that would cut a container in two).
+ */
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import type { Root, RootContent, Nodes, Heading, Code, ListItem, List } from 'mdast';
+import type { Bullet, CodeBlock, InlineCode, Link, Unit } from '../ir/types.js';
+import { LineIndex } from './line-index.js';
+
+const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).freeze();
+
+export function parseMarkdown(text: string): Root {
+  return processor.parse(text);
+}
+
+export interface UnclosedFence {
+  readonly offset: number;
+  readonly fence: string;
+}
+
+export interface SplitUnits {
+  readonly units: Unit[];
+  readonly unclosedFences: UnclosedFence[];
+}
+
+/**
+ * @param text the whole decoded file
+ * @param bodyStart where the body begins (the frontmatter's raw length)
+ */
+export function splitUnits(parentPath: string, text: string, bodyStart: number, tree: Root, lines: LineIndex): SplitUnits {
+  const children = tree.children.filter((n) => startOf(n) >= bodyStart && n.type !== 'yaml');
+  const headings = children.filter((n): n is Heading => n.type === 'heading');
+
+  // Unit boundaries: the body start, then the start of each heading's line.
+  const bounds: { start: number; heading: Heading | null }[] = [{ start: bodyStart, heading: null }];
+  for (const h of headings) {
+    const start = Math.max(bodyStart, lines.lineStart(startOf(h)));
+    if (start > bounds[bounds.length - 1]!.start || bounds.length === 1) bounds.push({ start, heading: h });
+  }
+  // A heading on the body's very first line leaves an empty preamble: keep it (unit 0 is always the preamble).
+
+  const units: Unit[] = [];
+  const stack: { level: number; title: string }[] = [];
+  const unclosedFences: UnclosedFence[] = [];
+  let childIdx = 0;
+  for (let i = 0; i < bounds.length; i++) {
+    const { start, heading } = bounds[i]!;
+    const end = i + 1 < bounds.length ? bounds[i + 1]!.start : text.length;
+    let title: string | null = null;
+    let level = 0;
+    if (heading) {
+      level = heading.depth;
+      title = collapse(plainText(heading));
+      while (stack.length && stack[stack.length - 1]!.level >= level) stack.pop();
+      stack.push({ level, title });
+    }
+    const features = emptyFeatures();
+    while (childIdx < children.length && startOf(children[childIdx]!) < end) {
+      collect(children[childIdx]!, features, text, lines, unclosedFences, 0);
+      childIdx++;
+    }
+    units.push({
+      id: `${parentPath}#${i}`,
+      index: i,
+      kind: heading ? 'section' : 'preamble',
+      heading: title,
+      headingPath: heading ? stack.map((s) => s.title) : [],
+      level,
+      start,
+      end,
+      line: lines.position(start).line,
+      text: text.slice(start, end),
+      ...features,
+    });
+  }
+  return { units, unclosedFences };
+}
+
+interface Features {
+  codeBlocks: CodeBlock[];
+  inlineCode: InlineCode[];
+  links: Link[];
+  bullets: Bullet[];
+}
+
+function emptyFeatures(): Features {
+  return { codeBlocks: [], inlineCode: [], links: [], bullets: [] };
+}
+
+function collect(node: Nodes, f: Features, text: string, lines: LineIndex, unclosed: UnclosedFence[], listDepth: number): void {
+  switch (node.type) {
+    case 'code': {
+      const start = startOf(node);
+      const end = endOf(node);
+      const fence = openingFence(text, start);
+      const closed = fence === null || isClosedFence(text.slice(start, end), fence);
+      if (!closed) unclosed.push({ offset: start, fence: fence! });
+      f.codeBlocks.push(codeBlock(node, fence !== null, closed, start, end, lines));
+      return;
+    }
+    case 'inlineCode':
+      f.inlineCode.push({ value: node.value, start: startOf(node), line: lines.position(startOf(node)).line });
+      return;
+    case 'link':
+    case 'image':
+    case 'definition': {
+      const label = node.type === 'image' ? node.alt ?? '' : node.type === 'definition' ? node.label ?? node.identifier : collapse(plainText(node));
+      f.links.push({ url: node.url, text: label, kind: node.type, start: startOf(node), line: lines.position(startOf(node)).line });
+      break;
+    }
+    case 'list': {
+      const list = node as List;
+      list.children.forEach((item, k) => {
+        f.bullets.push(bullet(list, item, k, listDepth + 1, lines));
+        for (const c of item.children) collect(c, f, text, lines, unclosed, listDepth + 1);
+      });
+      return;
+    }
+    default:
+      break;
+  }
+  if ('children' in node) for (const c of node.children as Nodes[]) collect(c, f, text, lines, unclosed, listDepth);
+}
+
+function codeBlock(node: Code, fenced: boolean, closed: boolean, start: number, end: number, lines: LineIndex): CodeBlock {
+  return { lang: node.lang ?? null, meta: node.meta ?? null, value: node.value, fenced, closed, start, end, line: lines.position(start).line };
+}
+
+function bullet(list: List, item: ListItem, k: number, depth: number, lines: LineIndex): Bullet {
+  const own = item.children.filter((c) => c.type !== 'list');
+  const start = startOf(item);
+  return {
+    ordered: list.ordered === true,
+    number: list.ordered ? (list.start ?? 1) + k : null,
+    depth,
+    text: collapse(own.map(plainText).join(' ')),
+    checked: item.checked ?? null,
+    start,
+    end: endOf(item),
+    line: lines.position(start).line,
+  };
+}
+
+/** The fence string (``` or ~~~, possibly longer) opening a code node, or null for indented code. */
+function openingFence(text: string, start: number): string | null {
+  const m = /^(`{3,}|~{3,})/.exec(text.slice(start, start + 64));
+  return m ? m[1]! : null;
+}
+
+/** A fenced block is closed when its last line is a fence of the same character, at least as long. */
+function isClosedFence(raw: string, fence: string): boolean {
+  const nl = raw.indexOf('\n');
+  if (nl < 0) return false;
+  const last = raw.slice(raw.lastIndexOf('\n') + 1);
+  // Inside containers the closing line carries their prefixes ("> ", indentation).
+  const stripped = last.replace(/^[\s>]*/, '').replace(/\s+$/, '');
+  const ch = fence[0]!;
+  return stripped.length >= fence.length && [...stripped].every((c) => c === ch);
+}
+
+export function plainText(node: Nodes | RootContent): string {
+  if ('value' in node && typeof node.value === 'string' && node.type !== 'yaml' && node.type !== 'html') return node.value;
+  if (node.type === 'image') return node.alt ?? '';
+  if ('children' in node) return (node.children as Nodes[]).map(plainText).join(node.type === 'paragraph' || node.type === 'heading' ? '' : ' ');
+  return '';
+}
+
+function collapse(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+function startOf(n: Nodes): number {
+  return n.position?.start.offset ?? 0;
+}
+
+function endOf(n: Nodes): number {
+  return n.position?.end.offset ?? 0;
+}

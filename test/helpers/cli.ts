@@ -1,0 +1,42 @@
+/** Runs the compiled CLI (build/, made by `npm test` before vitest) as a user would. */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = path.join(ROOT, 'bin', 'skillc.js');
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function skillc(args: readonly string[], cwd = ROOT): CliResult {
+  if (!fs.existsSync(path.join(ROOT, 'build', 'src', 'cli', 'main.js'))) {
+    throw new Error('build/ is missing: run `npm test` (it compiles first) or `npm run build`');
+  }
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '1' } });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function node(script: string, args: readonly string[]): CliResult {
+  const r = spawnSync(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Every file under dir as {relative path: bytes}, sorted. */
+export function readTree(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (d: string, rel: string) => {
+    for (const name of fs.readdirSync(d).sort()) {
+      const p = path.join(d, name);
+      const r = rel ? `${rel}/${name}` : name;
+      if (fs.statSync(p).isDirectory()) walk(p, r);
+      else out.set(r, fs.readFileSync(p));
+    }
+  };
+  walk(dir, '');
+  return out;
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { parseSkill, parseOne, LARGE_SKILL_BYTES } from '../../src/passes/parse.js';
+import type { SourceSkill } from '../../src/ir/types.js';
+import type { Diagnostic } from '../../src/ir/diagnostics.js';
+import { scratchDir, writeTree } from '../helpers/tmp.js';
+import { buildInProcess } from '../helpers/build-ir.js';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const source = (content: Uint8Array | string, path = 'demo'): SourceSkill => ({
+  path,
+  file: `${path}/SKILL.md`,
+  content: typeof content === 'string' ? enc(content) : content,
+  files: [],
+});
+
+function parse(content: Uint8Array | string) {
+  const diags: Diagnostic[] = [];
+  const parent = parseSkill(source(content), diags);
+  return { parent, diags, at: diags.map((d) => [d.code, d.line, d.column]) };
+}
+
+/** The lossless identity of parents.json: frontmatter.raw + unit texts = decoded file. */
+function reconstruct(p: ReturnType<typeof parse>['parent']): string {
+  return p.frontmatter.raw + p.units.map((u) => u.text).join('');
+}
+
+const GOOD = '---\nname: demo\ndescription: Demo skill.\n---\n\n# Demo\n\nRun it.\n';
+
+describe('parse pass: bad input gives a positioned diagnostic and a lossless parent', () => {
+  it('a skill without frontmatter: SKC110 at 1:1', () => {
+    const r = parse('# Title\n\nBody.\n');
+    expect(r.at).toEqual([['SKC110', 1, 1]]);
+    expect(r.parent.frontmatter.raw).toBe('');
+    expect(reconstruct(r.parent)).toBe('# Title\n\nBody.\n');
+  });
+
+  it('broken YAML: SKC112 at the offending line and column', () => {
+    const text = '---\nname: demo\ndescription: [unclosed\n---\n# A\n';
+    const r = parse(text);
+    expect(r.diags[0]).toMatchObject({ code: 'SKC112', severity: 'error', file: 'demo/SKILL.md', line: 4 });
+    expect(reconstruct(r.parent)).toBe(text);
+  });
+
+  it('flow-style YAML: SKC114 warning at the bracket, data kept', () => {
+    const r = parse('---\nname: demo\ndescription: d\nrequires:\n  mcp: [rube]\n---\n# A\n');
+    expect(r.at).toEqual([['SKC114', 5, 8]]);
+    expect(r.parent.frontmatter.data).toEqual({ name: 'demo', description: 'd', requires: { mcp: ['rube'] } });
+  });
+
+  it('unclosed frontmatter: SKC111 at 1:1, the file read as body', () => {
+    const text = '---\nname: demo\n\n# A\ntext\n';
+    const r = parse(text);
+    expect(r.at).toEqual([['SKC111', 1, 1]]);
+    expect(reconstruct(r.parent)).toBe(text);
+  });
+
+  it('an unclosed fence: SKC120 at the fence, later headings swallowed but kept', () => {
+    const text = `${GOOD}\n## Steps\n\n\`\`\`bash\nls\n\n## After\n`;
+    const r = parse(text);
+    expect(r.at).toEqual([['SKC120', 12, 1]]);
+    expect(r.diags[0]).toMatchObject({ endLine: 12, endColumn: 4 });
+    expect(r.parent.units.map((u) => u.heading)).toEqual([null, 'Demo', 'Steps']);
+    expect(reconstruct(r.parent)).toBe(text);
+  });
+
+  it('invalid UTF-8: SKC105 at the line and column of the first bad byte', () => {
+    const bytes = new Uint8Array([...enc(GOOD + 'caf'), 0xe9, ...enc(' au lait\n')]);
+    const r = parse(bytes);
+    expect(r.at).toEqual([['SKC105', 9, 4]]);
+    expect(r.diags[0]!.message).toContain(`0xe9 at byte offset ${enc(GOOD + 'caf').length}`);
+    expect(r.parent.encoding).toBe('utf-8-invalid');
+    expect(reconstruct(r.parent)).toBe(new TextDecoder().decode(bytes));
+  });
+
+  it('a BOM: SKC106 info, frontmatter still found', () => {
+    const r = parse(new Uint8Array([0xef, 0xbb, 0xbf, ...enc(GOOD)]));
+    expect(r.at).toEqual([['SKC106', 1, 1]]);
+    expect(r.parent.encoding).toBe('utf-8-bom');
+    expect(r.parent.frontmatter.data).toMatchObject({ name: 'demo' });
+  });
+
+  it('an empty file: SKC104 at 1:1 and one empty preamble', () => {
+    const r = parse('');
+    expect(r.at).toEqual([['SKC104', 1, 1]]);
+    expect(r.parent.units).toEqual([expect.objectContaining({ kind: 'preamble', text: '', start: 0, end: 0 })]);
+    expect(r.parent.lines).toBe(0);
+  });
+
+  it('a 5 MB file: parsed in full with an SKC107 warning, nothing truncated', () => {
+    const section = (i: number) => `## Section ${i}\n\n${'Step text that goes on. '.repeat(40)}\n\n`;
+    let text = GOOD;
+    for (let i = 0; text.length < 5 * 1024 * 1024; i++) text += section(i);
+    const r = parse(text);
+    expect(text.length).toBeGreaterThan(LARGE_SKILL_BYTES * 5);
+    expect(r.at).toEqual([['SKC107', 1, 1]]);
+    expect(r.parent.units.length).toBeGreaterThan(5000);
+    expect(reconstruct(r.parent)).toBe(text);
+  });
+
+  it('CRLF line endings survive byte for byte', () => {
+    const text = GOOD.replace(/\n/g, '\r\n') + '## Two\r\nx\r\n';
+    const r = parse(text);
+    expect(r.diags).toEqual([]);
+    expect(r.parent.frontmatter.raw).toBe('---\r\nname: demo\r\ndescription: Demo skill.\r\n---\r\n');
+    expect(reconstruct(r.parent)).toBe(text);
+  });
+
+  it('parseOne turns an exception into SKC001 instead of throwing', () => {
+    const broken = { ...source(GOOD), content: null as unknown as Uint8Array };
+    const r = parseOne(broken);
+    expect(r.parent).toBeNull();
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['SKC001']);
+  });
+});
+
+describe('parse pass over a library', () => {
+  it('goes on past bad skills and sorts diagnostics by file and position', async () => {
+    const dir = scratchDir('parse-lib');
+    writeTree(dir, {
+      'a/SKILL.md': GOOD.replace(/demo/g, 'a'),
+      'b/SKILL.md': '',
+      'c/SKILL.md': '# no frontmatter\n',
+      'c/scripts/run.py': 'import os\n',
+    });
+    const { ir, diagnostics } = await buildInProcess(dir);
+    expect(ir.parents!.map((p) => p.path)).toEqual(['a', 'b', 'c']);
+    expect(ir.parents![2]!.scripts.map((s) => s.relPath)).toEqual(['scripts/run.py']);
+    expect(diagnostics.map((d) => [d.file, d.code])).toEqual([
+      ['b/SKILL.md', 'SKC104'],
+      ['c/SKILL.md', 'SKC110'],
+    ]);
+  });
+});

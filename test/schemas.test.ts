@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateAgainst } from '../src/schema/validate.js';
+import { ROOT } from './helpers/cli.js';
+import { TOOL_VERSION } from '../src/version.js';
+import { DIAGNOSTIC_CODES } from '../src/ir/diagnostics.js';
+
+describe('schemas and data files', () => {
+  it('rules/policy.json holds SPEC defaults and validates', () => {
+    const policy = JSON.parse(fs.readFileSync(path.join(ROOT, 'rules', 'policy.json'), 'utf8'));
+    expect(validateAgainst('policy', policy)).toEqual({ valid: true, errors: [] });
+    expect(policy.weights).toEqual({ binding: 1.0, coverage: 0.7, replacement: 0.5, risk: 1.0 });
+    expect(policy.gates).toMatchObject({ riskMax: 0.8, bindingMin: 0.5 });
+    expect(policy.tiers).toEqual({ autoPromote: 0.65, review: 0.35 });
+  });
+
+  it('rejects a policy with a threshold out of range or an unknown field', () => {
+    const policy = JSON.parse(fs.readFileSync(path.join(ROOT, 'rules', 'policy.json'), 'utf8'));
+    expect(validateAgainst('policy', { ...policy, tiers: { autoPromote: 1.5, review: 0.3 } }).valid).toBe(false);
+    expect(validateAgainst('policy', { ...policy, extra: 1 }).errors[0]).toMatch(/additional properties/);
+  });
+
+  it('the parents schema rejects a unit without its text', () => {
+    const doc = { schemaVersion: 1, tool: { name: 'skillc', version: TOOL_VERSION }, skipped: [], parents: [{ path: 'a', file: 'a/SKILL.md', bytes: 0, sha256: '0'.repeat(64), encoding: 'utf-8', lines: 0, frontmatter: { raw: '', data: null }, units: [{ id: 'a#0' }], scripts: [], references: [], assets: [] }] };
+    const r = validateAgainst('parents', doc);
+    expect(r.valid).toBe(false);
+    expect(r.errors.join(' ')).toMatch(/must have required property 'text'/);
+  });
+
+  it('package.json version matches the version in artifacts', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.version).toBe(TOOL_VERSION);
+  });
+
+  it('diagnostic codes are unique and well-formed', () => {
+    const codes = Object.values(DIAGNOSTIC_CODES).map((c) => c.code);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const c of codes) expect(c).toMatch(/^SKC\d{3}$/);
+  });
+});
