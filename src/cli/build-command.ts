@@ -14,7 +14,10 @@ import { renderArtifacts } from '../emit/artifacts.js';
 import { checkOutputDir, writeDist, OutputDirError } from '../emit/write-dist.js';
 import { formatDiagnostics, summariseDiagnostics, type DiagnosticFormat } from '../report/format-diagnostics.js';
 import { createProgress } from './progress.js';
+import { sha256 } from '../util/hash.js';
+import { stableStringify } from '../util/stable-json.js';
 import { countBySeverity, type Diagnostic, type Severity } from '../ir/diagnostics.js';
+import { loadPolicy, PolicyError, type Policy } from '../policy/policy.js';
 
 export interface BuildCommandOptions {
   readonly out: string;
@@ -28,6 +31,7 @@ export interface BuildCommandOptions {
   readonly progress?: boolean;
   readonly maxSkillBytes?: number;
   readonly jobs?: number;
+  readonly policy?: string;
 }
 
 export interface CommandIO {
@@ -44,6 +48,17 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     checkOutputDir(opts.out, opts.force === true);
   } catch (e) {
     if (e instanceof OutputDirError) {
+      err(`skillc build: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+
+  let policy: Policy;
+  try {
+    policy = loadPolicy(opts.policy);
+  } catch (e) {
+    if (e instanceof PolicyError) {
       err(`skillc build: ${e.message}\n`);
       return 2;
     }
@@ -69,13 +84,13 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   progress.done();
 
   const jobs = opts.jobs ?? defaultJobs();
-  const result = await runPipeline({ source }, PASSES, {
+  const result = await runPipeline({ source, policy }, PASSES, {
     onProgress: (pass, d, t) => progress.update(pass.name, d, t),
     onPassEnd: () => progress.done(),
   }, jobs);
 
   // Only options that change the output are recorded (so the manifest is reproducible).
-  const buildOptions: Record<string, string | number | boolean> = { maxSkillBytes: opts.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES };
+  const buildOptions: Record<string, string | number | boolean> = { maxSkillBytes: opts.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES, policySha256: sha256(stableStringify(policy)) };
   const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true });
   const artifacts = renderArtifacts(result.ir, report, result.diagnostics);
   writeDist(opts.out, artifacts);
@@ -92,8 +107,11 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   const lib = report.library;
   if (!opts.quiet) {
     err(`${c.bold('skillc build')}: ${lib.skillsFound} skills found, ${lib.parsed} parsed, ${lib.skipped} skipped; ${report.parse.units} units; ${summariseDiagnostics(result.diagnostics)}\n`);
+    const y = report.pipeline;
+    if (y) err(`contracts: ${y.clusters} clusters → ${y.drafts} drafts → ${y.autoPromote} auto_promote, ${y.review} review, ${y.reject} reject\n`);
     if (opts.timings) err(`timings: ${result.timings.map((t) => `${t.pass} ${Math.round(t.ms)} ms`).join(', ')}\n`);
-    err(`wrote ${opts.out}/ (${artifacts.map((a) => a.path).join(', ')}) in ${secs}s\n`);
+    const contracts = artifacts.filter((a) => a.path.startsWith('contracts/')).length;
+    err(`wrote ${opts.out}/ (${artifacts.filter((a) => !a.path.startsWith('contracts/')).map((a) => a.path).join(', ')}${contracts ? `, ${contracts} contracts/*.json` : ''}) in ${secs}s\n`);
   }
   const n = countBySeverity(result.diagnostics);
   return opts.strict && n.error > 0 ? 1 : 0;

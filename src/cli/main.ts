@@ -28,6 +28,7 @@ export function makeProgram(): Command {
     .description('parse a skill library and write the compiled library to an output folder')
     .argument('<library>', 'folder to compile; every folder below it holding a SKILL.md is a skill')
     .requiredOption('-o, --out <dir>', 'output folder (replaced on each build if skillc wrote it)')
+    .option('--policy <file>', 'verifier policy JSON (default: rules/policy.json; schema: schemas/policy.schema.json)')
     .option('--strict', 'exit 1 when the build reported errors (default: exit 0 once the build completes)')
     .option('--force', 'replace the output folder even if it was not written by skillc')
     .option('--timings', 'record per-pass timings in report.json/report.md (makes the report differ between runs)')
@@ -67,7 +68,26 @@ Example:
         verbose: o.verbose as boolean | undefined,
         progress: o.progress as boolean,
         jobs: o.jobs as number | undefined,
+        policy: o.policy as string | undefined,
       }, { stdout: process.stdout, stderr: process.stderr }));
+    });
+
+  program
+    .command('explain')
+    .description('show why a candidate cluster or contract was promoted or rejected')
+    .argument('<id>', 'a cluster id (c-…) or a contract id from the build')
+    .option('--dist <dir>', 'the build output folder', 'dist')
+    .option('--json', 'print the candidate record as JSON')
+    .addHelpText('after', `
+Prints the verifier profile (coverage, binding, replacement, risk, score), the decision, the first
+failed check or the witness with file:line evidence, risk findings, and the member units.
+
+Example:
+  skillc explain install-dependencies --dist ./dist`)
+    .action(async function (this: Command, id: string) {
+      const { explainCommand } = await import('./explain-command.js');
+      const o = this.opts();
+      this.setOptionValue('__exit', explainCommand(id, { dist: o.dist as string, json: o.json as boolean | undefined }, { stdout: process.stdout, stderr: process.stderr }));
     });
 
   return program;

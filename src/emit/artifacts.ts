@@ -72,9 +72,36 @@ export function manifestDocument(ir: BuildIR, options: Readonly<Record<string, s
   return { schemaVersion: 1, tool: { name: TOOL_NAME, version: TOOL_VERSION }, options, inputs: ir.source.inputs };
 }
 
+/** candidates.json: every cluster with its profile and decision (and why extraction failed). */
+export function candidatesDocument(ir: BuildIR): unknown {
+  const failures = new Map((ir.extractionFailures ?? []).map((f) => [f.cluster, f.reason]));
+  const profiles = new Map((ir.profiles ?? []).map((p) => [p.cluster, p]));
+  const units = new Map((ir.parents ?? []).flatMap((p) => p.units.map((u) => [u.id, { unit: u.id, file: p.file, line: u.line, heading: u.heading }] as const)));
+  return {
+    schemaVersion: 1,
+    policy: ir.policy ?? {},
+    candidates: (ir.clusters ?? []).map((c) => ({
+      cluster: c,
+      members: c.units.map((id) => units.get(id)!),
+      profile: profiles.get(c.id)!,
+      ...(failures.has(c.id) ? { extractionFailure: failures.get(c.id) } : {}),
+    })),
+  };
+}
+
+/** contracts/<id>.json for every auto-promoted and review contract, with its verifier profile. */
+export function contractArtifacts(ir: BuildIR): Artifact[] {
+  const profiles = new Map((ir.profiles ?? []).map((p) => [p.cluster, p]));
+  return (ir.contracts ?? [])
+    .filter((c) => profiles.get(c.cluster)?.decision !== 'reject' && profiles.has(c.cluster))
+    .map((c) => json(`contracts/${c.id}.json`, 'contract', { ...c, verifier_stats: profiles.get(c.cluster) }));
+}
+
 export function renderArtifacts(ir: BuildIR, report: BuildReport, diagnostics: readonly Diagnostic[]): Artifact[] {
   return [
     json('parents.json', 'parents', parentsDocument(ir)),
+    ...(ir.clusters ? [json('candidates.json', 'candidates', candidatesDocument(ir))] : []),
+    ...contractArtifacts(ir),
     json('report.json', 'report', report),
     { path: 'report.md', content: renderReportMarkdown(report) },
     json('diagnostics.json', 'diagnostics', diagnostics),

@@ -142,8 +142,133 @@ export interface Parent {
   readonly assets: readonly SkillFileRef[];
 }
 
+/** A unit's frame (SPEC §1): what the unit does, to what, with which code and scripts. */
+export interface Frame {
+  readonly unit: string;
+  /** Verb class from rules/verbs.json, or null when the unit names no action. */
+  readonly verb: string | null;
+  /** Stemmed object nouns from the heading (or first step), at most three. */
+  readonly objects: readonly string[];
+  readonly codeLangs: readonly string[];
+  /** Library-relative paths of the parent's scripts this unit links to or names. */
+  readonly linkedScripts: readonly string[];
+}
+
+export interface Cluster {
+  /** Stable: derived from the sorted member unit ids. */
+  readonly id: string;
+  /** Member unit ids, sorted by parent path then unit index. */
+  readonly units: readonly string[];
+  /** Source parents (sorted, unique). */
+  readonly parents: readonly string[];
+  readonly verb: string;
+  /** Objects shared by at least half of the members. */
+  readonly objects: readonly string[];
+  /** Smallest cosine among the edges that joined the cluster. */
+  readonly minLinkCosine: number;
+}
+
+export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'file' | 'json' | 'table' | 'image' | 'document' | 'list' | 'enum' | 'object';
+
+export interface FieldSpec {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly required: boolean;
+  readonly description: string;
+}
+
+export type SideEffectKind = 'filesystem' | 'network' | 'subprocess' | 'user-visible';
+
+export interface SideEffect {
+  readonly kind: SideEffectKind;
+  /** Risk sink ids this declaration covers (from rules/risk-sinks.json); may be empty. */
+  readonly sinks: readonly string[];
+  readonly evidence: string;
+}
+
+/** One instantiation of a template in a member unit: the slot values seen there. */
+export interface TemplateInstance {
+  readonly unit: string;
+  readonly line: number;
+  readonly text: string;
+  readonly bindings: Readonly<Record<string, string>>;
+}
+
+export interface ActionTemplate {
+  /** Constant text with {slot} holes, e.g. "pip install {package}". */
+  readonly template: string;
+  readonly slots: readonly string[];
+  /** Where the template came from: a fenced command, an inline code span or a numbered step. */
+  readonly source: 'code' | 'inline' | 'step';
+  readonly instances: readonly TemplateInstance[];
+}
+
+export interface Contract {
+  readonly id: string;
+  readonly cluster: string;
+  readonly trigger: string;
+  readonly input_schema: readonly FieldSpec[];
+  readonly output_schema: readonly FieldSpec[];
+  readonly preconditions: readonly string[];
+  readonly postconditions: readonly string[];
+  readonly resources: { readonly scripts: readonly string[]; readonly references: readonly string[]; readonly tools: readonly string[] };
+  readonly side_effects: readonly SideEffect[];
+  readonly templates: readonly ActionTemplate[];
+  readonly source_parents: readonly string[];
+  readonly provenance: { readonly method: 'deterministic' | 'model'; readonly version: number; readonly model?: string; readonly cacheKey?: string };
+}
+
+/** A cluster for which no coherent contract could be drafted, and why. */
+export interface ExtractionFailure {
+  readonly cluster: string;
+  readonly reason: string;
+}
+
+export type Decision = 'auto_promote' | 'review' | 'reject';
+export type CheckName = 'extraction_failed' | 'schema_invalid' | 'risk' | 'binding' | 'coverage' | 'replacement' | 'score';
+
+export interface Evidence {
+  readonly parent: string;
+  readonly unit: string;
+  readonly file: string;
+  readonly line: number;
+  readonly detail: string;
+}
+
+export interface RiskHit {
+  readonly sink: string;
+  readonly category: string;
+  readonly weight: number;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly snippet: string;
+  readonly declared: boolean;
+}
+
+export interface Profile {
+  readonly cluster: string;
+  readonly contract: string | null;
+  readonly scores: { readonly coverage: number; readonly coverageMin: number; readonly binding: number; readonly replacement: number; readonly risk: number };
+  readonly score: number;
+  readonly decision: Decision;
+  /** For a rejection: the first check that failed, in gate order. */
+  readonly firstFailed: CheckName | null;
+  readonly reason: string;
+  /** Evidence spans: for a promotion the witness, for a rejection what was missing. */
+  readonly evidence: readonly Evidence[];
+  readonly risks: readonly RiskHit[];
+}
+
 /** The whole build's IR. Each pass fills in more of it. */
 export interface BuildIR {
   readonly source: SourceLibrary;
+  /** The verifier policy in force (rules/policy.json or --policy). */
+  readonly policy?: import('../policy/policy.js').Policy;
   readonly parents?: readonly Parent[];
+  readonly frames?: readonly Frame[];
+  readonly clusters?: readonly Cluster[];
+  readonly contracts?: readonly Contract[];
+  readonly extractionFailures?: readonly ExtractionFailure[];
+  readonly profiles?: readonly Profile[];
 }

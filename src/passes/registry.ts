@@ -4,5 +4,8 @@
  */
 import type { Pass } from './pass.js';
 import { parsePass } from './parse.js';
+import { proposePass } from './propose.js';
+import { extractPass } from './extract.js';
+import { verifyPass } from './verify.js';
 
-export const PASSES: readonly Pass[] = [parsePass];
+export const PASSES: readonly Pass[] = [parsePass, proposePass, extractPass, verifyPass];

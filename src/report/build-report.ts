@@ -53,6 +53,22 @@ export interface BuildReport {
     readonly frontmatter: { readonly present: number; readonly absent: number; readonly mapping: number };
     readonly files: { readonly scripts: number; readonly references: number; readonly assets: number };
   };
+  /** Per-pass yield (SaP table 8) and first-failed breakdown (SaP table 7). */
+  readonly pipeline: {
+    readonly units: number;
+    readonly unitsWithVerb: number;
+    readonly clusters: number;
+    readonly multiParentClusters: number;
+    readonly unitsInClusters: number;
+    readonly largestCluster: number;
+    readonly drafts: number;
+    readonly extractionFailed: number;
+    readonly autoPromote: number;
+    readonly review: number;
+    readonly reject: number;
+    readonly firstFailed: Readonly<Record<string, number>>;
+    readonly promotedWithInputsAndTemplate: number;
+  } | null;
   readonly diagnostics: {
     readonly error: number;
     readonly warning: number;
@@ -121,6 +137,7 @@ export function buildReport(ir: BuildIR, diagnostics: readonly Diagnostic[], tim
       },
       files: countFiles(parents),
     },
+    pipeline: pipelineYield(ir),
     diagnostics: {
       ...sev,
       byCode: [...byCode.values()].sort((a, b) => compareCodeUnits(a.code, b.code) || compareCodeUnits(a.severity, b.severity)),
@@ -129,6 +146,32 @@ export function buildReport(ir: BuildIR, diagnostics: readonly Diagnostic[], tim
       const t = timings.find((x) => x.pass === p.name);
       return { name: p.name, version: p.version, description: p.description, status: t?.status ?? 'not-run', ...(opts.includeTimings && t ? { ms: Math.round(t.ms) } : {}) };
     }),
+  };
+}
+
+const FIRST_FAILED_ORDER = ['extraction_failed', 'schema_invalid', 'risk', 'binding', 'coverage', 'replacement', 'score', 'auto_promote', 'review'] as const;
+
+function pipelineYield(ir: BuildIR): BuildReport['pipeline'] {
+  if (!ir.clusters || !ir.profiles) return null;
+  const profiles = ir.profiles;
+  const firstFailed: Record<string, number> = Object.fromEntries(FIRST_FAILED_ORDER.map((k) => [k, 0]));
+  for (const p of profiles) firstFailed[p.firstFailed ?? p.decision]!++;
+  const promoted = new Set(profiles.filter((p) => p.decision !== 'reject').map((p) => p.cluster));
+  const sizes = ir.clusters.map((c) => c.units.length);
+  return {
+    units: (ir.parents ?? []).reduce((a, p) => a + p.units.length, 0),
+    unitsWithVerb: (ir.frames ?? []).filter((f) => f.verb !== null).length,
+    clusters: ir.clusters.length,
+    multiParentClusters: ir.clusters.filter((c) => c.parents.length > 1).length,
+    unitsInClusters: sizes.reduce((a, b) => a + b, 0),
+    largestCluster: sizes.length ? Math.max(...sizes) : 0,
+    drafts: (ir.contracts ?? []).length,
+    extractionFailed: (ir.extractionFailures ?? []).length,
+    autoPromote: profiles.filter((p) => p.decision === 'auto_promote').length,
+    review: profiles.filter((p) => p.decision === 'review').length,
+    reject: profiles.filter((p) => p.decision === 'reject').length,
+    firstFailed,
+    promotedWithInputsAndTemplate: (ir.contracts ?? []).filter((c) => promoted.has(c.cluster) && c.input_schema.length > 0 && c.templates.length > 0).length,
   };
 }
 
@@ -170,6 +213,20 @@ export function renderReportMarkdown(r: BuildReport): string {
   L.push(`Units per parent: ${d(p.unitsPerParent)}. Lines per parent: ${d(p.linesPerParent)}.`, '');
   L.push(`Frontmatter: ${p.frontmatter.present} present (${p.frontmatter.mapping} parsed to a mapping), ${p.frontmatter.absent} absent. Encodings: ${Object.entries(p.encodings).sort().map(([k, v]) => `${k} ${v}`).join(', ')}.`, '');
   L.push(`Supporting files: ${p.files.scripts} scripts, ${p.files.references} references, ${p.files.assets} assets.`, '');
+  const y = r.pipeline;
+  if (y) {
+    L.push('## Pipeline yield', '');
+    L.push('| stage | input | output |', '|---|---:|---|');
+    L.push(`| parse | ${lib.parsed} skills | ${y.units} units |`);
+    L.push(`| propose | ${y.unitsWithVerb} units with a verb | ${y.clusters} clusters (${y.multiParentClusters} across ≥ 2 parents; ${y.unitsInClusters} units; largest ${y.largestCluster}) |`);
+    L.push(`| extract | ${y.clusters} clusters | ${y.drafts} drafts, ${y.extractionFailed} failed |`);
+    L.push(`| verify | ${y.clusters} candidates | ${y.autoPromote} auto_promote / ${y.review} review / ${y.reject} reject |`, '');
+    L.push('First failed check (rejections) and terminal tiers:', '');
+    L.push('| first failed | count |', '|---|---:|');
+    for (const [k, v] of Object.entries(y.firstFailed)) L.push(`| ${k} | ${v} |`);
+    L.push('');
+    L.push(`Promoted contracts with a non-empty input_schema and at least one template: ${y.promotedWithInputsAndTemplate} of ${y.autoPromote + y.review}.`, '');
+  }
   L.push('## Diagnostics', '');
   L.push(`${r.diagnostics.error} errors, ${r.diagnostics.warning} warnings, ${r.diagnostics.info} info. Every diagnostic with its file:line:col is in \`diagnostics.json\`.`, '');
   if (r.diagnostics.byCode.length > 0) {

@@ -60,7 +60,7 @@ describe('skillc build on a library with bad input', () => {
     expect(r.stderr).toContain('test/fixtures/mini/broken-yaml/SKILL.md:3:14  error  invalid YAML');
     expect(r.stderr).toContain('test/fixtures/mini/unclosed-fence/SKILL.md:8:1  warning');
     expect(r.stderr).toMatch(/11 skills found, 11 parsed, 0 skipped/);
-    expect([...readTree(out).keys()]).toEqual(['diagnostics.json', 'manifest.json', 'parents.json', 'report.json', 'report.md']);
+    expect([...readTree(out).keys()]).toEqual(['candidates.json', 'diagnostics.json', 'manifest.json', 'parents.json', 'report.json', 'report.md']);
     const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
     expect(report.library).toMatchObject({ skillsFound: 11, parsed: 11, skipped: 0 });
     expect(report.diagnostics).toMatchObject({ error: 1 });

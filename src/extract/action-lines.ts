@@ -1,0 +1,87 @@
+/**
+ * The concrete action lines of a unit (SPEC §2, pass 3): lines of fenced code (prompts stripped,
+ * backslash continuations joined, comments dropped), inline code spans that read as commands, and
+ * numbered steps. Each carries its line number so templates can point back at their evidence.
+ */
+import type { Unit } from '../ir/types.js';
+
+export interface ActionLine {
+  readonly unit: string;
+  readonly source: 'code' | 'inline' | 'step';
+  /** For code lines: whether the block is a shell command block (bash, sh, console, …). */
+  readonly shell: boolean;
+  readonly text: string;
+  readonly tokens: readonly string[];
+  /** Whether each token had whitespace before it in the text (templates keep the spacing). */
+  readonly spaced: readonly boolean[];
+  readonly line: number;
+}
+
+const MAX_LINES_PER_BLOCK = 40;
+export const SHELL_LANGS: ReadonlySet<string> = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'shell-session', 'shellsession', 'terminal', 'cmd', 'powershell', 'ps1', 'fish']);
+const MAX_LINE_CHARS = 240;
+
+export function actionLines(unit: Unit): ActionLine[] {
+  const out: ActionLine[] = [];
+  const push = (source: ActionLine['source'], text: string, line: number, shell = false) => {
+    const t = text.replace(/\s+/g, ' ').trim();
+    // Markup and punctuation lines (`</plugin>`, `});`) carry no action.
+    if (t.length < 2 || t.length > MAX_LINE_CHARS || !/[A-Za-z0-9_]{2}/.test(t.replace(/<\/?[\w.-]+>/g, ''))) return;
+    const { tokens, spaced } = source === 'code' && !shell ? tokenizeCode(t) : tokenizeLine(t);
+    out.push({ unit: unit.id, source, shell, text: t, tokens, spaced, line });
+  };
+  for (const block of unit.codeBlocks) {
+    const shell = SHELL_LANGS.has((block.lang ?? '').toLowerCase());
+    const lines = block.value.split('\n');
+    let pending = '';
+    let pendingLine = 0;
+    let kept = 0;
+    lines.forEach((raw, i) => {
+      if (kept >= MAX_LINES_PER_BLOCK) return;
+      let l = raw.replace(/^\s*(\$|>|PS>|#>)\s+/, '').trimEnd();
+      if (/^\s*(#|\/\/|--)/.test(l) && !pending) return;
+      if (!pending) pendingLine = block.line + 1 + i;
+      if (l.endsWith('\\')) {
+        pending += l.slice(0, -1) + ' ';
+        return;
+      }
+      l = pending + l;
+      pending = '';
+      if (l.trim()) {
+        push('code', l, pendingLine, shell);
+        kept++;
+      }
+    });
+    if (pending.trim()) push('code', pending, pendingLine, shell);
+  }
+  for (const c of unit.inlineCode) if (/\s/.test(c.value.trim()) || /^[A-Z][A-Z0-9_]{3,}$/.test(c.value)) push('inline', c.value, c.line);
+  for (const b of unit.bullets) if (b.ordered) push('step', b.text, b.line);
+  return out;
+}
+
+export interface Tokens {
+  readonly tokens: string[];
+  readonly spaced: boolean[];
+}
+
+/** Whitespace tokens for commands and prose; a quoted argument is one token. */
+export function tokenizeLine(text: string): Tokens {
+  return tokenize(text, /"(?:[^"\\]|\\.)*"|'[^']*'|`[^`]*`|\S+/g);
+}
+
+/** Code tokens: strings, dotted names, numbers and single punctuation marks. */
+export function tokenizeCode(text: string): Tokens {
+  return tokenize(text, /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*|\d+(?:\.\d+)?|\S/g);
+}
+
+function tokenize(text: string, re: RegExp): Tokens {
+  const tokens: string[] = [];
+  const spaced: boolean[] = [];
+  let end = 0;
+  for (const m of text.matchAll(re)) {
+    tokens.push(m[0]);
+    spaced.push(m.index > end);
+    end = m.index + m[0].length;
+  }
+  return { tokens, spaced };
+}

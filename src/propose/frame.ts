@@ -1,0 +1,52 @@
+/**
+ * Frames by shallow parsing (SPEC §2, pass 2): the verb class is the first lexicon word of the
+ * unit's heading, else of its first numbered step, else of its first sentence; the objects are the
+ * heading's other content words. Sections that describe rather than act ("Overview", "When to
+ * use", "References") get no verb and are not clustered: they are not procedures.
+ */
+import type { Frame, Parent, Unit } from '../ir/types.js';
+import { STOP_WORDS, stem, words } from '../text/tokens.js';
+import type { VerbLexicon } from './lexicon.js';
+
+const DESCRIPTIVE_HEADING = /^(when (to|not to) use|overview|introduction|intro|about|description|summary|notes?|references?|resources|see also|related|background|context|purpose|table of contents|contents|faq|glossary|license|credits|changelog|version|key (concepts|principles)|core (concepts|principles)|principles|philosophy|capabilities|features|limitations|quick reference|cheat ?sheet|output format|anti-patterns?|role|persona|instructions|guidelines|skill|bundled resources)\b/i;
+
+export function frameOf(parent: Parent, unit: Unit, lexicon: VerbLexicon): Frame {
+  const heading = unit.heading ?? '';
+  const descriptive = DESCRIPTIVE_HEADING.test(heading.replace(/^[^A-Za-z]+/, ''));
+  let verb: string | null = null;
+  let objectSource = heading;
+  if (!descriptive) {
+    verb = firstVerb(heading, lexicon);
+    if (verb === null) {
+      const step = unit.bullets.find((b) => b.ordered && b.depth === 1);
+      const firstSentence = unit.text.slice(unit.text.indexOf('\n') + 1).trim().split(/(?<=[.!?])\s|\n\n/)[0] ?? '';
+      for (const candidate of [step?.text ?? '', firstSentence]) {
+        verb = firstVerb(candidate, lexicon, 3);
+        if (verb !== null) {
+          if (!heading) objectSource = candidate;
+          break;
+        }
+      }
+    }
+  }
+  const objects: string[] = [];
+  for (const w of words(objectSource)) {
+    if (w.length < 3 || STOP_WORDS.has(w) || lexicon.classOf(w) !== undefined) continue;
+    const s = stem(w);
+    if (!objects.includes(s)) objects.push(s);
+    if (objects.length === 3) break;
+  }
+  const codeLangs = [...new Set(unit.codeBlocks.map((c) => (c.lang ?? 'text').toLowerCase()))].sort();
+  const linkedScripts = parent.scripts.filter((s) => unit.text.includes(s.relPath) || unit.links.some((l) => l.url.replace(/^\.\//, '') === s.relPath)).map((s) => s.path);
+  return { unit: unit.id, verb, objects, codeLangs, linkedScripts };
+}
+
+/** Verb class of the first lexicon word among the first `within` words (all words by default). */
+function firstVerb(text: string, lexicon: VerbLexicon, within = Infinity): string | null {
+  const ws = words(text).filter((w) => !STOP_WORDS.has(w));
+  for (let i = 0; i < ws.length && i < within; i++) {
+    const cls = lexicon.classOf(ws[i]!);
+    if (cls !== undefined) return cls;
+  }
+  return null;
+}

@@ -1,0 +1,51 @@
+/**
+ * Word tokens for similarity and evidence checks: lower-cased alphanumeric runs (identifiers split
+ * at _ - . / and camelCase), English stop words dropped, Porter2 stems. Deterministic and
+ * dependency-light; used by propose (TF-IDF), extract (trigger) and verify (coverage, binding).
+ */
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const porter2 = require('wink-porter2-stemmer') as (word: string) => string;
+
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  'a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing down during each either etc few for from further had has have having he her here hers him his how i if in into is it its itself just may me might more most must my no nor not now of off on once only or other our ours out over own same shall she should so some such than that the their theirs them then there these they this those through to too under until up upon us very via was we were what when where which while who whom why will with within without would you your yours e.g i.e'.split(' '),
+);
+
+const stemCache = new Map<string, string>();
+
+export function stem(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    s = porter2(word);
+    if (stemCache.size < 200_000) stemCache.set(word, s);
+  }
+  return s;
+}
+
+/** Raw lower-case word pieces, camelCase and snake_case split, digits kept as their own tokens. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[a-z]+|[0-9]+/g)) out.push(m[0].toLowerCase());
+  return out;
+}
+
+/** Content tokens: words minus stop words and one-letter words, stemmed. */
+export function contentTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) {
+    if (w.length < 2 || STOP_WORDS.has(w) || /^[0-9]+$/.test(w)) continue;
+    out.push(stem(w));
+  }
+  return out;
+}
+
+export function tokenSet(text: string): Set<string> {
+  return new Set(contentTokens(text));
+}
+
+/** kebab-case identifier from free text, at most `max` words. */
+export function kebab(text: string, max = 5): string {
+  const ws = words(text).filter((w) => !STOP_WORDS.has(w));
+  return ws.slice(0, max).join('-') || 'contract';
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { antiUnify, groupLines, lcs } from '../../src/extract/anti-unify.js';
+import { tokenizeCode, tokenizeLine, type ActionLine } from '../../src/extract/action-lines.js';
+import { shapeSlot } from '../../src/extract/slots.js';
+
+const line = (unit: string, text: string, code = false): ActionLine => {
+  const t = code ? tokenizeCode(text) : tokenizeLine(text);
+  return { unit, source: code ? 'code' : 'step', shell: false, text, tokens: t.tokens, spaced: t.spaced, line: 1 };
+};
+
+describe('anti-unification', () => {
+  it('keeps the shared tokens and turns each differing run into a slot (the paper example)', () => {
+    const a = line('u1', 'take mug from table');
+    const b = line('u2', 'take salt from counter 2');
+    const au = antiUnify([a.tokens, b.tokens], [a.spaced, b.spaced]);
+    expect(au.pieces.map((p) => (p.kind === 'const' ? p.token : `{${p.index}}`)).join(' ')).toBe('take {0} from {1}');
+    expect(au.fillers).toEqual([['mug', 'table'], ['salt', 'counter 2']]);
+  });
+
+  it('keeps code spacing in fillers so they are substrings of the source line', () => {
+    const a = line('u1', 'subprocess.run(build_cmd(x), shell=True)', true);
+    const b = line('u2', 'subprocess.run("ls -la", shell=True)', true);
+    const au = antiUnify([a.tokens, b.tokens], [a.spaced, b.spaced]);
+    expect(au.fillers.map((f) => f[0])).toEqual(['build_cmd(x)', '"ls -la"']);
+    expect(a.text).toContain(au.fillers[0]![0]);
+  });
+
+  it('groups lines by their first token and shared shape only', () => {
+    const lines = [line('u1', 'pip install pandas'), line('u2', 'pip install numpy scipy'), line('u3', 'npm install left-pad'), line('u1', 'pip freeze')];
+    const groups = groupLines(lines);
+    expect(groups.map((g) => g.lines.map((l) => l.unit))).toEqual([['u1', 'u2'], ['u3'], ['u1']]);
+  });
+
+  it('lcs is the longest common subsequence', () => {
+    expect(lcs(['a', 'b', 'c', 'd'], ['b', 'x', 'd'])).toEqual(['b', 'd']);
+    expect(lcs([], ['a'])).toEqual([]);
+  });
+});
+
+describe('slot shapes', () => {
+  it('names and types slots from flags, commands and values', () => {
+    expect(shapeSlot('--out', ['report.md', 'notes.md'])).toEqual({ name: 'output', type: 'document', output: true });
+    expect(shapeSlot('install', ['pandas tabulate', 'numpy'])).toEqual({ name: 'package', type: 'list', output: false });
+    expect(shapeSlot('--width', ['800', '1024'])).toEqual({ name: 'width', type: 'integer', output: false });
+    expect(shapeSlot(undefined, ['in.csv', 'data/x.csv'])).toEqual({ name: 'input_file', type: 'table', output: false });
+    expect(shapeSlot(undefined, ['https://a.example', 'https://b.example'])).toEqual({ name: 'url', type: 'string', output: false });
+    expect(shapeSlot('from', ['table', 'counter'])).toEqual({ name: 'source', type: 'string', output: false });
+  });
+});
