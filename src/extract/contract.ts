@@ -118,7 +118,7 @@ export function normaliseHeading(h: string): string {
 }
 
 /** A unit's prose: its text without fenced code. */
-function proseOf(unit: Unit): string {
+export function proseOf(unit: Unit): string {
   let text = unit.text;
   for (const c of [...unit.codeBlocks].reverse()) text = text.slice(0, c.start - unit.start) + text.slice(c.end - unit.start);
   return text;

@@ -15,7 +15,7 @@
  */
 import type { Contract, Evidence, Parent, RiskHit, Unit } from '../ir/types.js';
 import { tokenSet, contentTokens } from '../text/tokens.js';
-import type { MemberUnit } from '../extract/contract.js';
+import { proseOf, type MemberUnit } from '../extract/contract.js';
 import { actionLines } from '../extract/action-lines.js';
 
 export interface CheckResult {
@@ -131,7 +131,7 @@ function entanglement(x: MemberUnit, templated: ReadonlySet<string>): { why: str
   const u = x.unit;
   const open = u.codeBlocks.find((b) => !b.closed);
   if (open) return { why: 'a code fence that never closes', line: open.line };
-  const m = CROSS_REFERENCE.exec(prose(u));
+  const m = CROSS_REFERENCE.exec(proseOf(u));
   if (m) return { why: `cross-reference "${m[0]}" to text outside the unit`, line: u.line + (u.text.slice(0, u.text.indexOf(m[0])).split('\n').length - 1) };
   const steps = u.bullets.filter((b) => b.ordered && b.depth === 1);
   if (steps.length > 0 && steps[0]!.number !== null && steps[0]!.number > 1) return { why: `its numbered list starts at ${steps[0]!.number}, continuing a list before it`, line: steps[0]!.line };
@@ -153,11 +153,6 @@ function nextUnit(p: Parent, u: Unit): Unit | undefined {
   return p.units[u.index + 1];
 }
 
-function prose(u: Unit): string {
-  let text = u.text;
-  for (const c of [...u.codeBlocks].reverse()) text = text.slice(0, c.start - u.start) + text.slice(c.end - u.start);
-  return text;
-}
 
 export function risk(c: Contract, members: readonly MemberUnit[], scan: RiskScanFn, riskMax: number): { score: number; hits: RiskHit[] } {
   const hits: RiskHit[] = [];
