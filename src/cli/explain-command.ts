@@ -6,14 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CommandIO } from './build-command.js';
-import type { Cluster, Profile } from '../ir/types.js';
-
-interface Candidate {
-  readonly cluster: Cluster;
-  readonly members: readonly { unit: string; file: string; line: number; heading: string | null }[];
-  readonly profile: Profile;
-  readonly extractionFailure?: string;
-}
+import type { CandidateRecord as Candidate } from '../ir/types.js';
 
 export function explainCommand(id: string, opts: { dist: string; json?: boolean }, io: CommandIO): number {
   const file = path.join(opts.dist, 'candidates.json');

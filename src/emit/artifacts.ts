@@ -3,7 +3,7 @@
  * input gives the same bytes. Each JSON artifact is checked against its schema in schemas/ before
  * it is returned; a mismatch is a skillc bug and throws.
  */
-import type { BuildIR, Parent, SkillFileRef, Unit } from '../ir/types.js';
+import type { BuildIR, CandidateRecord, Parent, SkillFileRef, Unit } from '../ir/types.js';
 import type { Diagnostic } from '../ir/diagnostics.js';
 import { stableStringify } from '../util/stable-json.js';
 import { validateAgainst, type SchemaName } from '../schema/validate.js';
@@ -80,7 +80,7 @@ export function candidatesDocument(ir: BuildIR): unknown {
   return {
     schemaVersion: 1,
     policy: ir.policy ?? {},
-    candidates: (ir.clusters ?? []).map((c) => ({
+    candidates: (ir.clusters ?? []).map((c): CandidateRecord => ({
       cluster: c,
       members: c.units.map((id) => units.get(id)!),
       profile: profiles.get(c.id)!,

@@ -11,6 +11,7 @@ import type { ActionTemplate, Cluster, Contract, ExtractionFailure, FieldSpec, P
 import { actionLines, type ActionLine } from './action-lines.js';
 import { antiUnify, groupLines } from './anti-unify.js';
 import { shapeSlot } from './slots.js';
+import { linkedScripts } from '../propose/frame.js';
 
 export const EXTRACT_VERSION = 1;
 const MAX_TEMPLATES = 8;
@@ -76,7 +77,7 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
     // A tool is a shell command's program or an UPPER_CASE tool name (MCP tools and the like).
     return (g.source === 'code' && g.lines[0]!.shell && /^[A-Za-z][\w.-]*$/.test(first)) || /^[A-Z][A-Z0-9_]{3,}$/.test(first) ? [first] : [];
   }))].sort();
-  const scripts = [...new Set(members.flatMap((m) => m.parent.scripts.filter((s) => m.unit.text.includes(s.relPath)).map((s) => s.path)))].sort();
+  const scripts = [...new Set(members.flatMap((m) => linkedScripts(m.parent, m.unit).map((s) => s.path)))].sort();
   const references = [...new Set(members.flatMap((m) => m.unit.links.filter((l) => /^(\.\/)?references\//.test(l.url)).map((l) => `${m.parent.path}/${l.url.replace(/^\.\//, '')}`)))].sort();
 
   return {

@@ -260,6 +260,14 @@ export interface Profile {
   readonly risks: readonly RiskHit[];
 }
 
+/** One entry of dist/candidates.json: written by emit, read by `skillc explain`. */
+export interface CandidateRecord {
+  readonly cluster: Cluster;
+  readonly members: readonly { readonly unit: string; readonly file: string; readonly line: number; readonly heading: string | null }[];
+  readonly profile: Profile;
+  readonly extractionFailure?: string;
+}
+
 /** The whole build's IR. Each pass fills in more of it. */
 export interface BuildIR {
   readonly source: SourceLibrary;

@@ -4,9 +4,9 @@
  * scanner (tree-sitter grammars, typescript-estree) is loaded only when there is a draft to scan.
  */
 import type { Profile } from '../ir/types.js';
-import { binding, coverage, replacement, risk, type RiskScanFn } from '../verify/checks.js';
+import type { RiskScanFn } from '../verify/checks.js';
 import { decide } from '../verify/decide.js';
-import { validateAgainst } from '../schema/validate.js';
+import { verifyDraft } from '../verify/verify-draft.js';
 import { unitIndex } from './extract.js';
 import type { Pass } from './pass.js';
 
@@ -29,20 +29,7 @@ export const verifyPass: Pass = {
       if (!contract) {
         profiles.push(decide({ cluster: cluster.id, contract: null, extractionFailure: failures.get(cluster.id) ?? 'no draft', scores: zero, evidence: { coverage: [], binding: [], replacement: [] }, risks: [] }, policy));
       } else {
-        const members = cluster.units.map((id) => index.get(id)!);
-        const schema = validateAgainst('contract', JSON.parse(JSON.stringify(contract)));
-        const cov = coverage(contract, members);
-        const bind = binding(contract, members);
-        const rep = replacement(contract, members);
-        const rk = risk(contract, members, scan, policy.gates.riskMax);
-        profiles.push(decide({
-          cluster: cluster.id,
-          contract,
-          schemaErrors: schema.errors,
-          scores: { coverage: cov.score, coverageMin: cov.min, binding: bind.score, replacement: rep.score, risk: rk.score },
-          evidence: { coverage: cov.evidence, binding: bind.evidence, replacement: rep.evidence },
-          risks: rk.hits,
-        }, policy));
+        profiles.push(verifyDraft(contract, cluster.units.map((id) => index.get(id)!), scan, policy));
       }
       ctx.progress(i + 1, ir.clusters!.length);
     });

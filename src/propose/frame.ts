@@ -4,7 +4,7 @@
  * heading's other content words. Sections that describe rather than act ("Overview", "When to
  * use", "References") get no verb and are not clustered: they are not procedures.
  */
-import type { Frame, Parent, Unit } from '../ir/types.js';
+import type { Frame, Parent, SkillFileRef, Unit } from '../ir/types.js';
 import { STOP_WORDS, stem, words } from '../text/tokens.js';
 import type { VerbLexicon } from './lexicon.js';
 
@@ -37,8 +37,12 @@ export function frameOf(parent: Parent, unit: Unit, lexicon: VerbLexicon): Frame
     if (objects.length === 3) break;
   }
   const codeLangs = [...new Set(unit.codeBlocks.map((c) => (c.lang ?? 'text').toLowerCase()))].sort();
-  const linkedScripts = parent.scripts.filter((s) => unit.text.includes(s.relPath) || unit.links.some((l) => l.url.replace(/^\.\//, '') === s.relPath)).map((s) => s.path);
-  return { unit: unit.id, verb, objects, codeLangs, linkedScripts };
+  return { unit: unit.id, verb, objects, codeLangs, linkedScripts: linkedScripts(parent, unit).map((s) => s.path) };
+}
+
+/** The parent's scripts a unit links to or names (the frame's linked_scripts; extract and verify use them too). */
+export function linkedScripts(parent: Parent, unit: Unit): SkillFileRef[] {
+  return parent.scripts.filter((s) => unit.text.includes(s.relPath) || unit.links.some((l) => l.url.replace(/^\.\//, '') === s.relPath));
 }
 
 /** Verb class of the first lexicon word among the first `within` words (all words by default). */

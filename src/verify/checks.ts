@@ -17,6 +17,7 @@ import type { Contract, Evidence, Parent, RiskHit, Unit } from '../ir/types.js';
 import { tokenSet, contentTokens } from '../text/tokens.js';
 import { proseOf, type MemberUnit } from '../extract/contract.js';
 import { actionLines } from '../extract/action-lines.js';
+import { linkedScripts } from '../propose/frame.js';
 
 export interface CheckResult {
   readonly score: number;
@@ -79,7 +80,7 @@ export function binding(c: Contract, members: readonly MemberUnit[]): CheckResul
   for (const [, xs] of byParent(members)) {
     const text = xs.map((x) => x.unit.text).join('\n');
     const tokens = tokenSet(text);
-    const scripts = xs[0]!.parent.scripts.filter((s) => xs.some((x) => x.unit.text.includes(s.relPath)));
+    const scripts = [...new Set(xs.flatMap((x) => linkedScripts(x.parent, x.unit)))];
     for (const f of required) {
       pairs++;
       const filled = xs.map((x) => fillers.get(x.unit.id)?.get(f.name)).find((v) => v !== undefined && text.includes(v));
@@ -161,8 +162,8 @@ export function risk(c: Contract, members: readonly MemberUnit[], scan: RiskScan
     for (const b of x.unit.codeBlocks) {
       for (const f of scan(b.value, b.lang, undefined)) hits.push({ ...f, file: x.parent.file, line: b.line + f.line, declared: isDeclared(c, f, riskMax) });
     }
-    for (const s of x.parent.scripts) {
-      if (seenScripts.has(s.path) || s.text === undefined || !x.unit.text.includes(s.relPath)) continue;
+    for (const s of linkedScripts(x.parent, x.unit)) {
+      if (seenScripts.has(s.path) || s.text === undefined) continue;
       seenScripts.add(s.path);
       for (const f of scan(s.text, null, s.path)) hits.push({ ...f, file: s.path, declared: isDeclared(c, f, riskMax) });
     }

@@ -10,8 +10,9 @@ import { loadLibrary } from '../../src/load/load-library.js';
 import { runPipeline } from '../../src/passes/driver.js';
 import { parsePass } from '../../src/passes/parse.js';
 import { extractContract, type MemberUnit } from '../../src/extract/contract.js';
-import { binding, coverage, replacement, risk, type RiskScanFn } from '../../src/verify/checks.js';
+import type { RiskScanFn } from '../../src/verify/checks.js';
 import { decide } from '../../src/verify/decide.js';
+import { verifyDraft } from '../../src/verify/verify-draft.js';
 import { loadPolicy } from '../../src/policy/policy.js';
 import { createRiskScanner } from '../../src/risk/scan.js';
 import { languageOf } from '../../src/risk/languages.js';
@@ -45,11 +46,7 @@ function draft(cluster: Cluster, members: MemberUnit[]): Contract {
 }
 
 function verify(contract: Contract, members: MemberUnit[]): Profile {
-  const cov = coverage(contract, members);
-  const bind = binding(contract, members);
-  const rep = replacement(contract, members);
-  const rk = risk(contract, members, scan, policy.gates.riskMax);
-  return decide({ cluster: contract.cluster, contract, scores: { coverage: cov.score, coverageMin: cov.min, binding: bind.score, replacement: rep.score, risk: rk.score }, evidence: { coverage: cov.evidence, binding: bind.evidence, replacement: rep.evidence }, risks: rk.hits }, policy);
+  return verifyDraft(contract, members, scan, policy);
 }
 
 describe('coverage catches a misnamed contract', () => {
