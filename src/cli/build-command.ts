@@ -11,6 +11,7 @@ import { runPipeline } from '../passes/driver.js';
 import { PASSES } from '../passes/registry.js';
 import { buildReport } from '../report/build-report.js';
 import { renderArtifacts } from '../emit/artifacts.js';
+import { renderLibrary } from '../emit/library.js';
 import { checkOutputDir, writeDist, OutputDirError } from '../emit/write-dist.js';
 import { formatDiagnostics, summariseDiagnostics, type DiagnosticFormat } from '../report/format-diagnostics.js';
 import { createProgress } from './progress.js';
@@ -91,8 +92,9 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
 
   // Only options that change the output are recorded (so the manifest is reproducible).
   const buildOptions: Record<string, string | number | boolean> = { maxSkillBytes: opts.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES, policySha256: sha256(stableStringify(policy)) };
-  const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true });
-  const artifacts = renderArtifacts(result.ir, report, result.diagnostics);
+  const rendered = await renderLibrary(result.ir, path.resolve(library));
+  const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true, refactor: rendered.stats });
+  const artifacts = renderArtifacts(result.ir, report, result.diagnostics, rendered);
   writeDist(opts.out, artifacts);
 
   const shown = filterShown(result.diagnostics, opts);
@@ -110,11 +112,24 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     const y = report.pipeline;
     if (y) err(`contracts: ${y.clusters} clusters → ${y.drafts} drafts → ${y.autoPromote} auto_promote, ${y.review} review, ${y.reject} reject\n`);
     if (opts.timings) err(`timings: ${result.timings.map((t) => `${t.pass} ${Math.round(t.ms)} ms`).join(', ')}\n`);
-    const contracts = artifacts.filter((a) => a.path.startsWith('contracts/')).length;
-    err(`wrote ${opts.out}/ (${artifacts.filter((a) => !a.path.startsWith('contracts/')).map((a) => a.path).join(', ')}${contracts ? `, ${contracts} contracts/*.json` : ''}) in ${secs}s\n`);
+    const rf = report.refactor;
+    if (rf) err(`refactor: ${rf.callSites} call-sites in ${rf.rewrittenParents} parents (${rf.candidates - rf.callSites} candidates dropped, round trip ${(rf.roundTrip.rate * 100).toFixed(1)}%), ${rf.cleanups} cleanup edits; bundle/original tokens median ${rf.tokens.ratio.median}\n`);
+    err(`wrote ${opts.out}/ (${describeArtifacts(artifacts)}) in ${secs}s\n`);
   }
   const n = countBySeverity(result.diagnostics);
   return opts.strict && n.error > 0 ? 1 : 0;
+}
+
+/** "skills/ (12 files), bundles/ (4 files), report.json, …": top-level files by name, folders by count. */
+function describeArtifacts(artifacts: readonly { path: string }[]): string {
+  const folders = new Map<string, number>();
+  const files: string[] = [];
+  for (const a of artifacts) {
+    const slash = a.path.indexOf('/');
+    if (slash < 0) files.push(a.path);
+    else folders.set(a.path.slice(0, slash), (folders.get(a.path.slice(0, slash)) ?? 0) + 1);
+  }
+  return [...[...folders].map(([f, n]) => `${f}/ (${n} file${n === 1 ? '' : 's'})`), ...files].join(', ');
 }
 
 function filterShown(diags: readonly Diagnostic[], opts: BuildCommandOptions): Diagnostic[] {

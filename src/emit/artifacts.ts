@@ -5,16 +5,12 @@
  */
 import type { BuildIR, CandidateRecord, Parent, SkillFileRef, Unit } from '../ir/types.js';
 import type { Diagnostic } from '../ir/diagnostics.js';
-import { stableStringify } from '../util/stable-json.js';
-import { validateAgainst, type SchemaName } from '../schema/validate.js';
+import { jsonArtifact as json, type Artifact } from './json-artifact.js';
+import type { RenderedLibrary } from './library.js';
 import { renderReportMarkdown, type BuildReport } from '../report/build-report.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 
-export interface Artifact {
-  /** Path inside dist/, POSIX. */
-  readonly path: string;
-  readonly content: string | Uint8Array;
-}
+export type { Artifact };
 
 export const PARENTS_SCHEMA_VERSION = 1;
 
@@ -89,19 +85,24 @@ export function candidatesDocument(ir: BuildIR): unknown {
   };
 }
 
-/** contracts/<id>.json for every auto-promoted and review contract, with its verifier profile. */
-export function contractArtifacts(ir: BuildIR): Artifact[] {
+/** contracts/<id>.json for every auto-promoted and review contract, with its verifier profile and call-sites. */
+export function contractArtifacts(ir: BuildIR, library?: RenderedLibrary): Artifact[] {
   const profiles = new Map((ir.profiles ?? []).map((p) => [p.cluster, p]));
   return (ir.contracts ?? [])
     .filter((c) => profiles.get(c.cluster)?.decision !== 'reject' && profiles.has(c.cluster))
-    .map((c) => json(`contracts/${c.id}.json`, 'contract', { ...c, verifier_stats: profiles.get(c.cluster) }));
+    .map((c) => {
+      const sites = (library?.callSitesByContract.get(c.id) ?? []).map((s) => ({ parent: s.parent, unit: s.unit, file: s.file, line: s.line, detection: s.detection, bindings: s.bindings }));
+      return json(`contracts/${c.id}.json`, 'contract', { ...c, verifier_stats: profiles.get(c.cluster), call_sites: sites });
+    });
 }
 
-export function renderArtifacts(ir: BuildIR, report: BuildReport, diagnostics: readonly Diagnostic[]): Artifact[] {
+/** Everything dist/ holds: the refactored library (rendered beforehand, see library.ts) and the build's records. */
+export function renderArtifacts(ir: BuildIR, report: BuildReport, diagnostics: readonly Diagnostic[], library?: RenderedLibrary): Artifact[] {
   return [
+    ...(library?.artifacts ?? []),
     json('parents.json', 'parents', parentsDocument(ir)),
     ...(ir.clusters ? [json('candidates.json', 'candidates', candidatesDocument(ir))] : []),
-    ...contractArtifacts(ir),
+    ...contractArtifacts(ir, library),
     json('report.json', 'report', report),
     { path: 'report.md', content: renderReportMarkdown(report) },
     json('diagnostics.json', 'diagnostics', diagnostics),
@@ -109,10 +110,3 @@ export function renderArtifacts(ir: BuildIR, report: BuildReport, diagnostics: r
   ];
 }
 
-function json(path: string, schema: SchemaName, data: unknown): Artifact {
-  const text = stableStringify(data);
-  // Validate what will be written (after JSON normalisation), not the in-memory object.
-  const check = validateAgainst(schema, JSON.parse(text));
-  if (!check.valid) throw new Error(`internal: ${path} does not match schemas/${schema}.schema.json: ${check.errors.join('; ')}`);
-  return { path, content: text };
-}

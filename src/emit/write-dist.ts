@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Artifact } from './artifacts.js';
+import { sha256 } from '../util/hash.js';
 
 export class OutputDirError extends Error {}
 
@@ -31,7 +32,14 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[]): void 
     for (const a of artifacts) {
       const target = path.join(tmp, ...a.path.split('/'));
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, a.content);
+      if ('content' in a) fs.writeFileSync(target, a.content);
+      else if ('symlink' in a) fs.symlinkSync(a.symlink, target);
+      else {
+        // Copied, then checked against the hash taken when the library was read: a file that
+        // changed during the build must not slip into dist/ under the old manifest.
+        fs.copyFileSync(a.copyFrom, target);
+        if (sha256(fs.readFileSync(target)) !== a.sha256) throw new Error(`${a.copyFrom} changed while the build was running; rebuild`);
+      }
     }
     fs.rmSync(abs, { recursive: true, force: true });
     fs.renameSync(tmp, abs);

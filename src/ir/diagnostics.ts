@@ -50,6 +50,9 @@ export const DIAGNOSTIC_CODES = {
   'frontmatter-flow-style': { code: 'SKC114', severity: 'warning', description: 'A flow-style collection ({…} or […]) in the frontmatter: valid YAML 1.2, rejected by the strict YAML the reference validator uses.' },
   'frontmatter-yaml-warning': { code: 'SKC115', severity: 'warning', description: 'The YAML parser warned about the frontmatter (for example a duplicate key or an unresolved tag).' },
   'unclosed-code-fence': { code: 'SKC120', severity: 'warning', description: 'A fenced code block is never closed, so everything after it, headings included, is code.' },
+  'rewrite-cleanup': { code: 'SKC500', severity: 'info', description: 'Rewrite Cleanup replaced a line that contradicts an invoked contract (same objects, another verb) with the invoke; the original is kept in SKILL.replaced.md.' },
+  'rewrite-postcheck-failed': { code: 'SKC501', severity: 'error', description: 'A rewritten skill failed its post-check (an invoke missing or text added from nowhere); its cleanup edits were undone.' },
+  'replaced-file-name-taken': { code: 'SKC600', severity: 'warning', description: 'The skill already has a file named SKILL.replaced.md, so the replaced sections were written under another name.' },
   'nested-skill': { code: 'SKC121', severity: 'info', description: 'A skill folder lies inside another skill; its files belong to the inner skill only.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;
 

@@ -268,6 +268,69 @@ export interface CandidateRecord {
   readonly extractionFailure?: string;
 }
 
+/** One concrete action line of a call-site's unit and the contract template it instantiates. */
+export interface CallSiteAction {
+  readonly template: string;
+  readonly line: number;
+  readonly text: string;
+}
+
+/**
+ * A unit of a parent replaced by `invoke(<contract>, {bindings})` (SPEC §1, pass 5). Bindings are
+ * substrings of the unit; instantiating the templates with them gives back `actions` exactly.
+ */
+export interface CallSite {
+  readonly unit: string;
+  readonly parent: string;
+  readonly file: string;
+  readonly line: number;
+  readonly contract: string;
+  /** A member of the contract's cluster, or a unit elsewhere whose frame and action lines match it. */
+  readonly detection: 'member' | 'match';
+  readonly bindings: Readonly<Record<string, string>>;
+  readonly actions: readonly CallSiteAction[];
+  /** The invoke notation written into the skeleton. */
+  readonly invoke: string;
+}
+
+/** Where a candidate call-site was dropped: detection, the binding post-check, the round trip or the type check. */
+export type CallSiteStage = 'detect' | 'binding' | 'round-trip' | 'type-check';
+
+export interface DroppedCallSite {
+  readonly unit: string;
+  readonly parent: string;
+  readonly file: string;
+  readonly line: number;
+  readonly contract: string;
+  readonly detection: 'member' | 'match';
+  readonly stage: CallSiteStage;
+  readonly reason: string;
+}
+
+/** A residual line rewritten by Rewrite Cleanup because it contradicts an invoked contract. */
+export interface Cleanup {
+  readonly parent: string;
+  readonly unit: string;
+  readonly line: number;
+  readonly contract: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+/** A parent after pass 6: the rewritten SKILL.md text and what was done to it. */
+export interface RewrittenParent {
+  readonly parent: string;
+  /** The whole rewritten SKILL.md (frontmatter kept byte for byte). */
+  readonly text: string;
+  /** Unit ids replaced by invoke lines, in document order. */
+  readonly callSites: readonly string[];
+  readonly cleanups: readonly Cleanup[];
+  /** Name of the file in the skill folder that keeps the original text of replaced and cleaned units. */
+  readonly replacedFile: string;
+  /** Unit ids whose text Rewrite Cleanup changed (their originals are kept, like replaced units). */
+  readonly cleanedUnits: readonly string[];
+}
+
 /** The whole build's IR. Each pass fills in more of it. */
 export interface BuildIR {
   readonly source: SourceLibrary;
@@ -279,4 +342,7 @@ export interface BuildIR {
   readonly contracts?: readonly Contract[];
   readonly extractionFailures?: readonly ExtractionFailure[];
   readonly profiles?: readonly Profile[];
+  readonly callSites?: readonly CallSite[];
+  readonly droppedCallSites?: readonly DroppedCallSite[];
+  readonly rewrites?: readonly RewrittenParent[];
 }

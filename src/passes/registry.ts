@@ -7,5 +7,7 @@ import { parsePass } from './parse.js';
 import { proposePass } from './propose.js';
 import { extractPass } from './extract.js';
 import { verifyPass } from './verify.js';
+import { bindPass } from './bind.js';
+import { rewritePass } from './rewrite.js';
 
-export const PASSES: readonly Pass[] = [parsePass, proposePass, extractPass, verifyPass];
+export const PASSES: readonly Pass[] = [parsePass, proposePass, extractPass, verifyPass, bindPass, rewritePass];

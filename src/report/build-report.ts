@@ -7,6 +7,7 @@ import type { BuildIR, Parent } from '../ir/types.js';
 import { countBySeverity, DIAGNOSTIC_CODES, type Diagnostic } from '../ir/diagnostics.js';
 import type { PassTiming } from '../passes/driver.js';
 import type { Pass } from '../passes/pass.js';
+import type { RefactorStats } from '../emit/library.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { compareCodeUnits } from '../util/stable-json.js';
 
@@ -14,6 +15,8 @@ export interface ReportOptions {
   /** Options that change the output, recorded as given. */
   readonly buildOptions: Readonly<Record<string, string | number | boolean>>;
   readonly includeTimings: boolean;
+  /** Call-site, round-trip and token figures of the refactored library (emit/library.ts). */
+  readonly refactor?: RefactorStats | null;
 }
 
 export interface Distribution {
@@ -69,6 +72,8 @@ export interface BuildReport {
     readonly firstFailed: Readonly<Record<string, number>>;
     readonly promotedWithInputsAndTemplate: number;
   } | null;
+  /** Passes 5–7: call-sites, round trip, rewritten parents, bundle token counts. */
+  readonly refactor: RefactorStats | null;
   readonly diagnostics: {
     readonly error: number;
     readonly warning: number;
@@ -138,6 +143,7 @@ export function buildReport(ir: BuildIR, diagnostics: readonly Diagnostic[], tim
       files: countFiles(parents),
     },
     pipeline: pipelineYield(ir),
+    refactor: opts.refactor ?? null,
     diagnostics: {
       ...sev,
       byCode: [...byCode.values()].sort((a, b) => compareCodeUnits(a.code, b.code) || compareCodeUnits(a.severity, b.severity)),
@@ -226,6 +232,22 @@ export function renderReportMarkdown(r: BuildReport): string {
     for (const [k, v] of Object.entries(y.firstFailed)) L.push(`| ${k} | ${v} |`);
     L.push('');
     L.push(`Promoted contracts with a non-empty input_schema and at least one template: ${y.promotedWithInputsAndTemplate} of ${y.autoPromote + y.review}.`, '');
+  }
+  const rf = r.refactor;
+  if (rf) {
+    L.push('## Refactored library', '');
+    L.push('| stage | input | output |', '|---|---:|---|');
+    L.push(`| bind | ${rf.candidates} candidate call-sites of ${rf.promoted} promoted contracts | ${rf.callSites} call-sites (${rf.byDetection.member} members, ${rf.byDetection.match} matched elsewhere); dropped: detect ${rf.dropped.detect}, binding ${rf.dropped.binding}, round-trip ${rf.dropped['round-trip']}, type-check ${rf.dropped['type-check']} |`);
+    L.push(`| rewrite | ${rf.callSites} call-sites | ${rf.rewrittenParents} parents rewritten, ${rf.promotedInvoked} contracts invoked, ${rf.cleanups} lines fixed by Rewrite Cleanup |`, '');
+    L.push(`Round trip (templates instantiated with a call-site's bindings give back its action lines): ${rf.roundTrip.passed} of ${rf.roundTrip.checked} (${(rf.roundTrip.rate * 100).toFixed(1)}%); failures are dropped.`, '');
+    const t = rf.tokens;
+    const q = (x: { q1: number; median: number; q3: number }) => `${x.median} (${x.q1}–${x.q3})`;
+    L.push(`Tokens per rewritten parent (≈ ${t.tokenizer}; median, interquartile range): original SKILL.md ${q(t.original)}, skeleton ${q(t.skeleton)}, bundle ${q(t.bundle)}; bundle/original ${q(t.ratio)}. Bundle smaller than the original: ${t.bundleSmaller} of ${t.perParent.length}.`, '');
+    if (t.perParent.length > 0 && t.perParent.length <= 40) {
+      L.push('| parent | original | skeleton | bundle |', '|---|---:|---:|---:|');
+      for (const x of t.perParent) L.push(`| \`${x.parent}\` | ${x.original} | ${x.skeleton} | ${x.bundle} |`);
+      L.push('');
+    }
   }
   L.push('## Diagnostics', '');
   L.push(`${r.diagnostics.error} errors, ${r.diagnostics.warning} warnings, ${r.diagnostics.info} info. Every diagnostic with its file:line:col is in \`diagnostics.json\`.`, '');

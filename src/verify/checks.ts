@@ -128,7 +128,8 @@ export function replacement(c: Contract, members: readonly MemberUnit[]): CheckR
   return { score: clean / Math.max(1, groups.size), evidence };
 }
 
-function entanglement(x: MemberUnit, templated: ReadonlySet<string>): { why: string; line: number } | null {
+/** Why a unit cannot be swapped for one invoke line (given which of its action lines are templated), or null. */
+export function entanglement(x: MemberUnit, templated: ReadonlySet<string>): { why: string; line: number } | null {
   const u = x.unit;
   const open = u.codeBlocks.find((b) => !b.closed);
   if (open) return { why: 'a code fence that never closes', line: open.line };

@@ -1,0 +1,63 @@
+/**
+ * Deterministic call-site binding (SPEC §2 pass 5) for one (unit, contract) pair: align each of
+ * the unit's concrete action lines against the contract's templates, take the slot values as the
+ * bindings, then apply the post-checks in order:
+ *   detect     — some action line matches a template, and the unit can be swapped for one invoke
+ *                line (the verifier's replacement test, with this unit's own matched lines);
+ *   binding    — every required input is bound to a non-empty value that occurs in the unit text;
+ *   round-trip — instantiating each matched template with the bindings gives back its line exactly
+ *                (a unit that does the same step twice with different values fails here: one
+ *                invoke cannot carry both).
+ * The type check against contracts/index.d.ts runs later, over all call-sites at once.
+ */
+import type { CallSiteAction, CallSiteStage, Contract, Parent, Unit } from '../ir/types.js';
+import { actionLines, type ActionLine } from '../extract/action-lines.js';
+import { entanglement } from '../verify/checks.js';
+import { collapse, instantiate, matchTemplate } from '../rewrite/templates.js';
+import { headingLength } from '../rewrite/splice.js';
+
+export type BindOutcome =
+  | { readonly ok: true; readonly bindings: Record<string, string>; readonly actions: CallSiteAction[] }
+  | { readonly ok: false; readonly stage: CallSiteStage; readonly reason: string; readonly matched: number };
+
+export function bindUnit(contract: Contract, parent: Parent, unit: Unit, lines: readonly ActionLine[] = actionLines(unit)): BindOutcome {
+  const required = new Set(contract.input_schema.filter((f) => f.required).map((f) => f.name));
+  const matched: { template: Contract['templates'][number]; line: number; text: string; values: Record<string, string> }[] = [];
+  for (const line of lines) {
+    for (const t of contract.templates) {
+      const values = matchTemplate(t, line.text, new Set(t.slots.filter((s) => required.has(s))));
+      if (values) {
+        matched.push({ template: t, line: line.line, text: line.text, values });
+        break;
+      }
+    }
+  }
+  if (matched.length === 0) return { ok: false, stage: 'detect', reason: 'no action line of the unit matches the contract templates', matched: 0 };
+
+  if (headingLength(unit) === null) return { ok: false, stage: 'detect', reason: 'its heading is nested in a list or block quote, so the section cannot be swapped for one line', matched: matched.length };
+  const templated = new Set(matched.map((m) => `${unit.id}\u0000${m.line}`));
+  const tangled = entanglement({ parent, unit }, templated);
+  if (tangled) return { ok: false, stage: 'detect', reason: `not replaceable: ${tangled.why} (line ${tangled.line})`, matched: matched.length };
+
+  const bindings: Record<string, string> = {};
+  for (const m of matched) for (const [k, v] of Object.entries(m.values)) if (v !== '' && !(k in bindings)) bindings[k] = v;
+
+  const unitText = collapse(unit.text);
+  for (const f of contract.input_schema) {
+    if (!f.required) continue;
+    const v = bindings[f.name];
+    if (v === undefined) return { ok: false, stage: 'binding', reason: `required input ${f.name} is unbound`, matched: matched.length };
+    if (!unitText.includes(v)) return { ok: false, stage: 'binding', reason: `${f.name}="${v}" does not occur in the unit`, matched: matched.length };
+  }
+
+  for (const m of matched) {
+    const back = instantiate(m.template, bindings);
+    if (back !== collapse(m.text)) {
+      return { ok: false, stage: 'round-trip', reason: `line ${m.line}: \`${m.template.template}\` with the bindings gives "${back}", not "${collapse(m.text)}"`, matched: matched.length };
+    }
+  }
+  // Only bindings of declared inputs go into the invoke; keep the contract's input order.
+  const ordered: Record<string, string> = {};
+  for (const f of contract.input_schema) if (bindings[f.name] !== undefined) ordered[f.name] = bindings[f.name]!;
+  return { ok: true, bindings: ordered, actions: matched.map((m) => ({ template: m.template.template, line: m.line, text: collapse(m.text) })) };
+}

@@ -1,0 +1,211 @@
+/**
+ * The refactored library as artifacts (SPEC §6): every parent's folder under skills/ (the rewritten
+ * SKILL.md or the original copied byte for byte, every other file copied byte for byte, and for a
+ * rewritten parent the file that keeps the original text of its rewritten sections), the bundles,
+ * contracts/<id>.md, contracts/index.d.ts and refactored_library.json. Also measures what the
+ * report needs: call-site yield, the round-trip rate and BPE token counts per rewritten parent.
+ * Pure apart from loading ts-morph and the tokenizer: same IR, same bytes.
+ */
+import path from 'node:path';
+import type { BuildIR, CallSite, Parent, RewrittenParent } from '../ir/types.js';
+import { renderBundle } from './bundle.js';
+import { renderContractMarkdown } from './contract-md.js';
+import { loadTokenCounter, TOKENIZER } from '../text/bpe.js';
+import { parentText } from '../rewrite/splice.js';
+import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { jsonArtifact, type Artifact } from './json-artifact.js';
+
+export interface Quartiles {
+  readonly q1: number;
+  readonly median: number;
+  readonly q3: number;
+}
+
+export interface ParentTokens {
+  readonly parent: string;
+  readonly original: number;
+  readonly skeleton: number;
+  readonly bundle: number;
+}
+
+export interface RefactorStats {
+  readonly promoted: number;
+  readonly promotedInvoked: number;
+  readonly candidates: number;
+  readonly callSites: number;
+  readonly byDetection: { readonly member: number; readonly match: number };
+  readonly dropped: Readonly<Record<'detect' | 'binding' | 'round-trip' | 'type-check', number>>;
+  readonly roundTrip: { readonly checked: number; readonly passed: number; readonly rate: number };
+  readonly rewrittenParents: number;
+  readonly cleanups: number;
+  readonly tokens: {
+    readonly tokenizer: string;
+    readonly original: Quartiles;
+    readonly bundle: Quartiles;
+    readonly skeleton: Quartiles;
+    /** bundle / original per parent. */
+    readonly ratio: Quartiles;
+    readonly bundleSmaller: number;
+    readonly perParent: readonly ParentTokens[];
+  };
+}
+
+export interface RenderedLibrary {
+  readonly artifacts: Artifact[];
+  readonly stats: RefactorStats | null;
+  /** Contract id → call-sites (for contracts/<id>.json). */
+  readonly callSitesByContract: ReadonlyMap<string, readonly CallSite[]>;
+}
+
+export function skillDir(parentPath: string): string {
+  return parentPath === '.' ? 'skills' : `skills/${parentPath}`;
+}
+
+export function bundlePath(parentPath: string): string {
+  return parentPath === '.' ? 'bundles/_root.md' : `bundles/${parentPath}.md`;
+}
+
+export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<RenderedLibrary> {
+  const parents = ir.parents ?? [];
+  const artifacts: Artifact[] = [];
+  const rewrites = new Map((ir.rewrites ?? []).map((r) => [r.parent, r]));
+  const callSites = ir.callSites ?? [];
+  const sitesByParent = groupBy(callSites, (c) => c.parent);
+  const callSitesByContract = groupBy(callSites, (c) => c.contract);
+  const contracts = new Map((ir.contracts ?? []).map((c) => [c.id, c]));
+  const count = ir.rewrites ? await loadTokenCounter() : null;
+  const perParent: ParentTokens[] = [];
+  const parentEntries: unknown[] = [];
+
+  for (const p of parents) {
+    const dir = skillDir(p.path);
+    const rw = rewrites.get(p.path);
+    if (rw) {
+      const sites = sitesByParent.get(p.path) ?? [];
+      const bundle = renderBundle(rw, sites, contracts, `${dir}/${rw.replacedFile}`);
+      artifacts.push({ path: `${dir}/SKILL.md`, content: withBom(p, rw.text) });
+      artifacts.push({ path: `${dir}/${rw.replacedFile}`, content: renderReplaced(p, rw, sites) });
+      artifacts.push({ path: bundlePath(p.path), content: bundle });
+      const tokens = { parent: p.path, original: count!(parentText(p)), skeleton: count!(rw.text), bundle: count!(bundle) };
+      perParent.push(tokens);
+      parentEntries.push({
+        path: p.path,
+        file: p.file,
+        skill: `${dir}/SKILL.md`,
+        replaced: `${dir}/${rw.replacedFile}`,
+        bundle: bundlePath(p.path),
+        call_sites: rw.callSites,
+        cleaned_units: rw.cleanedUnits,
+        tokens: { original: tokens.original, skeleton: tokens.skeleton, bundle: tokens.bundle },
+      });
+    } else {
+      artifacts.push({ path: `${dir}/SKILL.md`, copyFrom: path.join(libraryRoot, ...p.file.split('/')), sha256: p.sha256 });
+    }
+    for (const f of [...p.scripts, ...p.references, ...p.assets]) {
+      const target = `${dir}/${f.relPath}`;
+      if (f.symlinkTarget !== undefined) artifacts.push({ path: target, symlink: f.symlinkTarget });
+      else artifacts.push({ path: target, copyFrom: path.join(libraryRoot, ...f.path.split('/')), sha256: f.sha256 });
+    }
+  }
+
+  if (!ir.callSites || !ir.profiles) return { artifacts, stats: null, callSitesByContract };
+
+  const profiles = new Map(ir.profiles.map((p) => [p.cluster, p]));
+  const shown = (ir.contracts ?? []).filter((c) => profiles.has(c.cluster) && profiles.get(c.cluster)!.decision !== 'reject');
+  const promoted = shown.filter((c) => profiles.get(c.cluster)!.decision === 'auto_promote');
+  const { functionNames } = await import('../typed/identifiers.js');
+  const names = functionNames(promoted.map((c) => c.id));
+  for (const c of shown) artifacts.push({ path: `contracts/${c.id}.md`, content: renderContractMarkdown(c, profiles.get(c.cluster), callSitesByContract.get(c.id) ?? [], names.get(c.id) ?? c.id) });
+  if (promoted.length > 0) {
+    const { renderDeclarations } = await import('../typed/declarations.js');
+    artifacts.push({ path: 'contracts/index.d.ts', content: await renderDeclarations(promoted) });
+  }
+
+  const dropped = ir.droppedCallSites ?? [];
+  const droppedBy = { detect: 0, binding: 0, 'round-trip': 0, 'type-check': 0 };
+  for (const d of dropped) droppedBy[d.stage]++;
+  const checked = callSites.length + droppedBy['round-trip'] + droppedBy['type-check'];
+  const passed = callSites.length + droppedBy['type-check'];
+  const stats: RefactorStats = {
+    promoted: promoted.length,
+    promotedInvoked: callSitesByContract.size,
+    candidates: callSites.length + dropped.length,
+    callSites: callSites.length,
+    byDetection: { member: callSites.filter((c) => c.detection === 'member').length, match: callSites.filter((c) => c.detection === 'match').length },
+    dropped: droppedBy,
+    roundTrip: { checked, passed, rate: checked === 0 ? 1 : round4(passed / checked) },
+    rewrittenParents: perParent.length,
+    cleanups: (ir.rewrites ?? []).reduce((a, r) => a + r.cleanups.length, 0),
+    tokens: {
+      tokenizer: TOKENIZER,
+      original: quartiles(perParent.map((t) => t.original)),
+      bundle: quartiles(perParent.map((t) => t.bundle)),
+      skeleton: quartiles(perParent.map((t) => t.skeleton)),
+      ratio: quartiles(perParent.map((t) => (t.original === 0 ? 1 : t.bundle / t.original))),
+      bundleSmaller: perParent.filter((t) => t.bundle < t.original).length,
+      perParent,
+    },
+  };
+
+  const units = new Map(parents.flatMap((p) => p.units.map((u) => [u.id, u] as const)));
+  const { perParent: _perParent, ...tokenSummary } = stats.tokens;
+  artifacts.push(
+    jsonArtifact('refactored_library.json', 'refactored-library', {
+      schemaVersion: 1,
+      tool: { name: TOOL_NAME, version: TOOL_VERSION },
+      children: promoted.map((c) => ({ id: c.id, trigger: c.trigger, contract: `contracts/${c.id}.json`, source_parents: c.source_parents, call_sites: (callSitesByContract.get(c.id) ?? []).length })),
+      parents: parentEntries,
+      call_sites: callSites.map((cs) => ({ ...cs, original_unit_text: units.get(cs.unit)!.text })),
+      dropped_call_sites: dropped,
+      cleanups: (ir.rewrites ?? []).flatMap((r) => r.cleanups),
+      stats: { ...stats, tokens: tokenSummary },
+    }),
+  );
+  return { artifacts, stats, callSitesByContract };
+}
+
+/** The original text of every rewritten or cleaned section, verbatim between comment markers. */
+function renderReplaced(p: Parent, rw: RewrittenParent, sites: readonly CallSite[]): string {
+  const byUnit = new Map(sites.map((s) => [s.unit, s]));
+  const cleaned = new Set(rw.cleanedUnits);
+  const L: string[] = [`<!-- skillc: the original text of the sections of SKILL.md that were rewritten, each verbatim between its markers. -->`, ''];
+  for (const u of p.units) {
+    const cs = byUnit.get(u.id);
+    if (!cs && !cleaned.has(u.id)) continue;
+    const what = cs ? `replaced by ${cs.invoke}` : 'lines rewritten by cleanup';
+    L.push(`<!-- skillc:begin ${u.id} (SKILL.md line ${u.line}): ${what.replace(/--/g, '- -')} -->`, u.text + (u.text.endsWith('\n') ? '' : '\n') + `<!-- skillc:end ${u.id} -->`, '');
+  }
+  return L.join('\n');
+}
+
+function withBom(p: Parent, text: string): string {
+  return p.encoding === 'utf-8-bom' ? '\uFEFF' + text : text;
+}
+
+function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const x of xs) {
+    const k = key(x);
+    let list = m.get(k);
+    if (!list) m.set(k, (list = []));
+    list.push(x);
+  }
+  return m;
+}
+
+export function quartiles(xs: readonly number[]): Quartiles {
+  if (xs.length === 0) return { q1: 0, median: 0, q3: 0 };
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (p: number) => {
+    const i = p * (s.length - 1);
+    const lo = Math.floor(i);
+    const hi = Math.ceil(i);
+    return round4(s[lo]! + (s[hi]! - s[lo]!) * (i - lo));
+  };
+  return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
+}
+
+function round4(x: number): number {
+  return Math.round(x * 10000) / 10000;
+}
+

@@ -1,0 +1,108 @@
+/**
+ * Deterministic Rewrite Cleanup (SPEC §2 pass 6; SaP §3.2 and appendix B). After the call-site
+ * units are replaced, other passages of the same parent may still spell out an invoked procedure
+ * in words that contradict the contract — an Example line `Action: put laptop 1 in/on desk 1`
+ * where the contract's template is `move {object} to {target}` and this parent binds
+ * object="laptop 1", target="desk 1". Such a line is rewritten as the parent's invoke.
+ *
+ * A residual line conflicts with a template when all of these hold:
+ * - it names every value this parent binds to the template's slots (as whole words);
+ * - it is not itself an instance of the template (that would agree, not contradict);
+ * - its leading verb differs from the template's, and belongs to the contract's verb class (the
+ *   cluster's frame verb) or to the template verb's class — so `inspect laptop 1 on desk 1`, a
+ *   different action on the same objects, is left alone;
+ * - it is about as long as the instantiated template (at most two more words).
+ * Only the action text is replaced: list markers, prompts and a `Label:` prefix stay.
+ */
+import type { CallSite, Cleanup, Contract, Parent } from '../ir/types.js';
+import type { VerbLexicon } from '../propose/lexicon.js';
+import { formatInvoke, invokeMarkdown } from './invoke.js';
+import { collapse, instantiate, matchTemplate, templatePieces } from './templates.js';
+import { headingLength, type Edit } from './splice.js';
+
+const PREFIX = /^(\s*(?:>\s*)*(?:(?:[-*+]|\d+[.)])\s+)?(?:\$\s+)?(?:[A-Z][A-Za-z]{0,15}(?: [A-Za-z]{1,15})?:\s+)?)/;
+const MAX_EXTRA_WORDS = 2;
+
+export interface InvokedContract {
+  readonly callSite: CallSite;
+  readonly contract: Contract;
+  /** The verb class of the contract's cluster. */
+  readonly verb: string;
+}
+
+export interface CleanupResult {
+  readonly edits: Edit[];
+  readonly cleanups: Cleanup[];
+}
+
+export function cleanupEdits(parent: Parent, invoked: readonly InvokedContract[], lexicon: VerbLexicon): CleanupResult {
+  const replaced = new Set(invoked.map((i) => i.callSite.unit));
+  const edits: Edit[] = [];
+  const cleanups: Cleanup[] = [];
+  for (const unit of parent.units) {
+    if (replaced.has(unit.id)) continue;
+    const skip = headingLength(unit) ?? 0;
+    let offset = 0;
+    let fence: string | null = null;
+    const lines = unit.text.split('\n');
+    lines.forEach((raw, i) => {
+      const lineStart = offset;
+      offset += raw.length + 1;
+      const line = raw.replace(/\r$/, '');
+      const fenceMark = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+      if (fenceMark) {
+        if (fence === null) fence = fenceMark[1]!;
+        else if (fenceMark[1]![0] === fence[0] && fenceMark[1]!.length >= fence.length && line.trim() === fenceMark[1]) fence = null;
+        return;
+      }
+      if (lineStart < skip || line.includes('invoke(')) return;
+      const prefix = PREFIX.exec(line)![0];
+      let rest = line.slice(prefix.length).trimEnd();
+      let restStart = prefix.length;
+      // A whole-line code span: rewrite inside it.
+      const span = fence === null ? /^(`+)([^`].*?)\1$/.exec(rest) : null;
+      if (span) {
+        restStart += span[1]!.length;
+        rest = span[2]!;
+      }
+      if (rest.length < 3) return;
+      for (const inv of invoked) {
+        const hit = conflict(rest, inv, lexicon);
+        if (!hit) continue;
+        const call = formatInvoke(inv.contract.id, inv.callSite.bindings, inv.contract.input_schema.map((f) => f.name));
+        const after = fence !== null || span ? call : invokeMarkdown(call);
+        edits.push({ start: unit.start + lineStart + restStart, end: unit.start + lineStart + restStart + rest.length, text: after });
+        cleanups.push({ parent: parent.path, unit: unit.id, line: unit.line + i, contract: inv.contract.id, before: rest, after: call });
+        return;
+      }
+    });
+  }
+  return { edits, cleanups };
+}
+
+function conflict(rest: string, inv: InvokedContract, lexicon: VerbLexicon): boolean {
+  const b = inv.callSite.bindings;
+  const restWords = collapse(rest).split(' ');
+  const lineVerb = restWords[0] ?? '';
+  if (!/^[A-Za-z]+$/.test(lineVerb)) return false;
+  const lineClass = lexicon.classOf(lineVerb);
+  if (lineClass === undefined) return false;
+  for (const t of inv.contract.templates) {
+    if (t.slots.length === 0 || !t.slots.every((s) => (b[s] ?? '').length >= 2)) continue;
+    if (!t.slots.every((s) => containsWords(rest, b[s]!))) continue;
+    const inst = instantiate(t, b);
+    if (inst === collapse(rest) || matchTemplate(t, rest) !== null) continue;
+    const first = templatePieces(t)[0];
+    const tplVerb = first?.kind === 'const' ? (first.text.trim().split(/\s+/)[0] ?? '') : '';
+    if (!/^[A-Za-z]+$/.test(tplVerb) || tplVerb.toLowerCase() === lineVerb.toLowerCase()) continue;
+    if (lineClass !== inv.verb && lineClass !== lexicon.classOf(tplVerb)) continue;
+    if (restWords.length > inst.split(' ').length + MAX_EXTRA_WORDS) continue;
+    return true;
+  }
+  return false;
+}
+
+function containsWords(text: string, value: string): boolean {
+  const v = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+  return new RegExp(`(^|[^\\w])${v}($|[^\\w])`).test(text);
+}

@@ -1,0 +1,112 @@
+/**
+ * Type-checks the `invoke(...)` lines of rewritten skills against the contracts' declarations.
+ * Every invoke becomes one TypeScript call, one per line, in a `calls.ts` that imports the
+ * declarations from declarations.ts; the TypeScript checker then says which calls miss a
+ * required input, pass one the contract does not have, or put text where a number or boolean
+ * belongs, and each diagnostic is traced back to its invoke by line. The check runs in memory
+ * without the standard library (a stub declares the handful of global types the checker insists
+ * on), so it costs a fraction of a second rather than the seconds loading lib.d.ts would.
+ */
+import type { Contract } from '../ir/types.js';
+import { callExpressionOf, renderDeclarations } from './declarations.js';
+import { functionNames } from './identifiers.js';
+
+export interface InvokeCall {
+  /** The caller's handle for this invoke (e.g. "<file>:<line>"); the result is keyed by it. */
+  readonly key: string;
+  readonly contract: string;
+  readonly bindings: Readonly<Record<string, string>>;
+}
+
+/** The global interfaces the checker needs to exist when there is no lib. */
+const LIB_STUB = [
+  'interface Array<T> { length: number; [n: number]: T; }',
+  'interface Boolean {}',
+  'interface Function {}',
+  'interface IArguments {}',
+  'interface Number {}',
+  'interface Object {}',
+  'interface RegExp {}',
+  'interface String {}',
+  'interface CallableFunction {}',
+  'interface NewableFunction {}',
+  '',
+].join('\n');
+
+const IMPORT_LINE = 'import * as C from "./index";';
+
+/**
+ * Checks each call against its contract. Returns, for every call that fails, its key and the
+ * first error (one line of text); a key with several calls gets the first failing call's error.
+ * `declarations` is the text renderDeclarations produced for these same contracts (rendered here
+ * when absent). Throws when the declarations themselves do not compile: that is a skillc bug, not
+ * a skill's.
+ */
+export async function typeCheckInvokes(contracts: readonly Contract[], calls: readonly InvokeCall[], declarations?: string): Promise<Map<string, string>> {
+  const result = new Map<string, string>();
+  if (calls.length === 0) return result;
+
+  const byId = new Map<string, Contract>();
+  for (const c of contracts) if (!byId.has(c.id)) byId.set(c.id, c);
+  const names = functionNames([...byId.keys()]);
+
+  const errors: (string | undefined)[] = new Array<string | undefined>(calls.length);
+  const lines = [IMPORT_LINE];
+  // 1-based line number in calls.ts → index of the call written there.
+  const callAtLine = new Map<number, number>();
+  calls.forEach((call, i) => {
+    const contract = byId.get(call.contract);
+    if (contract === undefined) {
+      errors[i] = `unknown contract "${call.contract}"`;
+      return;
+    }
+    lines.push(`${callExpressionOf(contract, call.bindings, names)};`);
+    callAtLine.set(lines.length, i);
+  });
+
+  if (callAtLine.size > 0) {
+    const { Project, ts } = await import('ts-morph');
+    const dts = declarations ?? (await renderDeclarations([...byId.values()]));
+    const project = new Project({
+      useInMemoryFileSystem: true,
+      skipLoadingLibFiles: true,
+      compilerOptions: {
+        strict: true,
+        noLib: true,
+        noEmit: true,
+        types: [],
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+      },
+    });
+    project.createSourceFile('/lib.stub.d.ts', LIB_STUB);
+    project.createSourceFile('/index.d.ts', dts);
+    project.createSourceFile('/calls.ts', `${lines.join('\n')}\n`);
+
+    const broken: string[] = [];
+    for (const d of project.getPreEmitDiagnostics()) {
+      // The related information names the input a wrong value was meant for ("The expected type
+      // comes from property 'width'…"), which the main message leaves out.
+      const flat = (m: Parameters<typeof ts.flattenDiagnosticMessageText>[0]) => ts.flattenDiagnosticMessageText(m, ' ').replace(/\s+/g, ' ').trim();
+      const related = (d.compilerObject.relatedInformation ?? []).map((r) => flat(r.messageText));
+      const message = flat(d.compilerObject.messageText) + (related.length > 0 ? ` (${related.join('; ')})` : '');
+      const file = d.getSourceFile()?.getFilePath();
+      const line = d.getLineNumber();
+      const index = file === '/calls.ts' && line !== undefined ? callAtLine.get(line) : undefined;
+      if (index === undefined) {
+        broken.push(`${file ?? '(global)'}${line !== undefined ? `:${line}` : ''}: ${message}`);
+        continue;
+      }
+      // Diagnostics come sorted by position, so the first one seen for a line is its first error.
+      errors[index] ??= message;
+    }
+    if (broken.length > 0) throw new Error(`typeCheckInvokes: the contract declarations do not compile (a skillc bug): ${broken.join('; ')}`);
+  }
+
+  calls.forEach((call, i) => {
+    const error = errors[i];
+    if (error !== undefined && !result.has(call.key)) result.set(call.key, error);
+  });
+  return result;
+}
