@@ -13,7 +13,7 @@ import { antiUnify, groupLines } from './anti-unify.js';
 import { shapeSlot } from './slots.js';
 import { linkedScripts } from '../propose/frame.js';
 
-export const EXTRACT_VERSION = 1;
+export const EXTRACT_VERSION = 2;
 const MAX_TEMPLATES = 8;
 const MAX_CONDITIONS = 3;
 

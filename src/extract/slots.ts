@@ -31,6 +31,7 @@ export function shapeSlot(before: string | undefined, values: readonly string[])
   else if (/^(install|add|require)$/i.test(b)) name = 'package';
   else if (/^(cd|mkdir|ls)$/.test(b)) name = 'directory';
   else if (/^(clone)$/.test(b)) name = 'repository';
+  else if (/^(take|pick|grab|move|put|place|heat|cool|clean|wash|slice|open|close|examine|toggle|use|hold)$/i.test(b)) name = 'object';
   else if (/^(from|in|on|into|to)$/i.test(b)) name = b.toLowerCase() === 'from' ? 'source' : 'target';
   else if (/^(python3?|node|bash|sh|ruby|deno|bun|npx|uv|run)$/.test(b)) name = 'script';
   const type = typeOf(present);
@@ -40,7 +41,9 @@ export function shapeSlot(before: string | undefined, values: readonly string[])
 
 function typeOf(values: readonly string[]): FieldType {
   if (values.length === 0) return 'string';
-  if (values.some((v) => /\s/.test(v.trim()) && !/^["'`]/.test(v))) return 'list';
+  // Several words make a list ("pandas tabulate"), unless every value is a name with a number
+  // ("laptop 1", "desk 2"): that is one object, as text environments number them.
+  if (values.some((v) => /\s/.test(v.trim()) && !/^["'`]/.test(v)) && !values.every((v) => /^[A-Za-z][\w-]*( [A-Za-z][\w-]*)? \d+$/.test(v.trim()))) return 'list';
   if (values.every((v) => /^-?\d+$/.test(v))) return 'integer';
   if (values.every((v) => /^-?\d*\.\d+$|^-?\d+$/.test(v))) return 'number';
   if (values.every((v) => /^(true|false)$/i.test(v))) return 'boolean';

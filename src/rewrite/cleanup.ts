@@ -11,7 +11,9 @@
  * - its leading verb differs from the template's, and belongs to the contract's verb class (the
  *   cluster's frame verb) or to the template verb's class — so `inspect laptop 1 on desk 1`, a
  *   different action on the same objects, is left alone;
- * - it is about as long as the instantiated template (at most two more words).
+ * - it is about as long as the instantiated template (at most two more words);
+ * - it is an action, not an intro ending in a colon, a question, or a line with its own command
+ *   in a code span (a different command is not a different wording).
  * Only the action text is replaced: list markers, prompts and a `Label:` prefix stay.
  */
 import type { CallSite, Cleanup, Contract, Parent } from '../ir/types.js';
@@ -65,7 +67,9 @@ export function cleanupEdits(parent: Parent, invoked: readonly InvokedContract[]
         restStart += span[1]!.length;
         rest = span[2]!;
       }
-      if (rest.length < 3) return;
+      // An intro ("List datasets:"), a question, or a line carrying its own command in a code
+      // span is not a wording of the contract's action.
+      if (rest.length < 3 || /[:?]$/.test(rest) || (span === null && rest.includes('`'))) return;
       for (const inv of invoked) {
         const hit = conflict(rest, inv, lexicon);
         if (!hit) continue;

@@ -35,8 +35,21 @@ export function matchTemplate(t: Pick<ActionTemplate, 'template' | 'slots'>, lin
   const key = [...required].sort().join(',');
   let re = byRequired.get(key);
   if (!re) {
-    const src = templatePieces(t)
-      .map((p) => (p.kind === 'slot' ? (required.has(p.name) ? '(.+?)' : '(.*?)') : escapeRegExp(p.text.replace(/\s+/g, ' ')).replace(/ /g, ' ?')))
+    // Spaces in constant text are required (so " to " cannot match inside "tomato"), except the
+    // one next to an optional slot, which disappears when the slot is empty.
+    const pieces = templatePieces(t);
+    const optional = (i: number) => {
+      const p = pieces[i];
+      return p !== undefined && p.kind === 'slot' && !required.has(p.name);
+    };
+    const src = pieces
+      .map((p, i) => {
+        if (p.kind === 'slot') return required.has(p.name) ? '(.+?)' : '(.*?)';
+        let s = escapeRegExp(p.text.replace(/\s+/g, ' '));
+        if (optional(i + 1)) s = s.replace(/ $/, ' ?');
+        if (optional(i - 1)) s = s.replace(/^ /, ' ?');
+        return s;
+      })
       .join('');
     re = new RegExp(`^${src}$`, 's');
     byRequired.set(key, re);
