@@ -83,6 +83,7 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     throw e;
   }
   progress.done();
+  const tLoaded = performance.now();
 
   const jobs = opts.jobs ?? defaultJobs();
   const result = await runPipeline({ source, policy }, PASSES, {
@@ -92,10 +93,13 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
 
   // Only options that change the output are recorded (so the manifest is reproducible).
   const buildOptions: Record<string, string | number | boolean> = { maxSkillBytes: opts.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES, policySha256: sha256(stableStringify(policy)) };
+  const tEmit = performance.now();
   const rendered = await renderLibrary(result.ir, path.resolve(library));
+  const tRendered = performance.now();
   const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true, refactor: rendered.stats });
   const artifacts = renderArtifacts(result.ir, report, result.diagnostics, rendered);
   writeDist(opts.out, artifacts);
+  const tWritten = performance.now();
 
   const shown = filterShown(result.diagnostics, opts);
   const format = opts.format ?? 'stylish';
@@ -111,7 +115,7 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     err(`${c.bold('skillc build')}: ${lib.skillsFound} skills found, ${lib.parsed} parsed, ${lib.skipped} skipped; ${report.parse.units} units; ${summariseDiagnostics(result.diagnostics)}\n`);
     const y = report.pipeline;
     if (y) err(`contracts: ${y.clusters} clusters → ${y.drafts} drafts → ${y.autoPromote} auto_promote, ${y.review} review, ${y.reject} reject\n`);
-    if (opts.timings) err(`timings: ${result.timings.map((t) => `${t.pass} ${Math.round(t.ms)} ms`).join(', ')}\n`);
+    if (opts.timings) err(`timings: load ${Math.round(tLoaded - t0)} ms, ${result.timings.map((t) => `${t.pass} ${Math.round(t.ms)} ms`).join(', ')}, emit ${Math.round(tRendered - tEmit)} ms render + ${Math.round(tWritten - tRendered)} ms write\n`);
     const rf = report.refactor;
     if (rf) err(`refactor: ${rf.callSites} call-sites in ${rf.rewrittenParents} parents (${rf.candidates - rf.callSites} candidates dropped, round trip ${(rf.roundTrip.rate * 100).toFixed(1)}%), ${rf.cleanups} cleanup edits; bundle/original tokens median ${rf.tokens.ratio.median}\n`);
     err(`wrote ${opts.out}/ (${describeArtifacts(artifacts)}) in ${secs}s\n`);

@@ -29,16 +29,22 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[]): void 
   fs.mkdirSync(parent, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(parent, `.${path.basename(abs)}.skillc-`));
   try {
+    const made = new Set<string>();
     for (const a of artifacts) {
       const target = path.join(tmp, ...a.path.split('/'));
-      fs.mkdirSync(path.dirname(target), { recursive: true });
+      const dir = path.dirname(target);
+      if (!made.has(dir)) {
+        fs.mkdirSync(dir, { recursive: true });
+        made.add(dir);
+      }
       if ('content' in a) fs.writeFileSync(target, a.content);
       else if ('symlink' in a) fs.symlinkSync(a.symlink, target);
       else {
-        // Copied, then checked against the hash taken when the library was read: a file that
-        // changed during the build must not slip into dist/ under the old manifest.
-        fs.copyFileSync(a.copyFrom, target);
-        if (sha256(fs.readFileSync(target)) !== a.sha256) throw new Error(`${a.copyFrom} changed while the build was running; rebuild`);
+        // Read once, checked against the hash taken when the library was read (a file that
+        // changed during the build must not slip into dist/ under the old manifest), then written.
+        const bytes = fs.readFileSync(a.copyFrom);
+        if (sha256(bytes) !== a.sha256) throw new Error(`${a.copyFrom} changed while the build was running; rebuild`);
+        fs.writeFileSync(target, bytes);
       }
     }
     fs.rmSync(abs, { recursive: true, force: true });
