@@ -25,7 +25,7 @@ export function makeProgram(): Command {
 
   program
     .command('build')
-    .description('parse a skill library and write the compiled library to an output folder')
+    .description('compile a skill library: verified contracts for recurring procedures, skills rewritten to invoke them, bundles')
     .argument('<library>', 'folder to compile; every folder below it holding a SKILL.md is a skill')
     .requiredOption('-o, --out <dir>', 'output folder (replaced on each build if skillc wrote it)')
     .option('--policy <file>', 'verifier policy JSON (default: rules/policy.json; schema: schemas/policy.schema.json)')
@@ -43,10 +43,17 @@ export function makeProgram(): Command {
       'after',
       `
 Outputs in <dir>:
-  parents.json      the parse IR: per skill, frontmatter.raw and units with exact offsets and text
-  report.json/.md   counts (skills found, parsed, skipped with reasons; units), diagnostics by code
-  diagnostics.json  every diagnostic with file:line:col
-  manifest.json     every input file's size and SHA-256, and the options used
+  skills/<skill>/SKILL.md          the skill, rewritten to invoke contracts (or copied byte for byte)
+  skills/<skill>/SKILL.replaced.md the original text of every rewritten section
+  skills/<skill>/...               every other file of the skill, copied byte for byte
+  bundles/<skill>.md               what an agent reads: actions per invoke, skeleton, contracts
+  contracts/<id>.json, <id>.md     promoted and review contracts; index.d.ts: their signatures
+  refactored_library.json          call-sites, dropped call-sites with reasons, cleanups, stats
+  candidates.json                  every cluster with its verifier profile (see skillc explain)
+  parents.json                     the parse IR: per skill, frontmatter.raw and units with exact offsets and text
+  report.json/.md                  yield per pass, first failed checks, round trip, token counts
+  diagnostics.json                 every diagnostic with file:line:col
+  manifest.json                    every input file's size and SHA-256, and the options used
 
 Exit codes: 0 build completed, 1 --strict and errors were reported, 2 usage error or unreadable input.
 
