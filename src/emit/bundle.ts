@@ -8,6 +8,7 @@
 import type { CallSite, Contract, RewrittenParent } from '../ir/types.js';
 import { codeSpan, fenceFor } from '../text/code-span.js';
 import { markerLine } from '../rewrite/rewrite-parent.js';
+import { fieldSignature } from './contract-md.js';
 
 export function renderBundle(rewrite: RewrittenParent, callSites: readonly CallSite[], contracts: ReadonlyMap<string, Contract>, replacedPath: string): string {
   const L: string[] = [];
@@ -27,8 +28,7 @@ export function renderBundle(rewrite: RewrittenParent, callSites: readonly CallS
 }
 
 function contractBlock(c: Contract): string[] {
-  const field = (f: Contract['input_schema'][number]) => `${f.name}${f.required ? '' : '?'}: ${f.type}`;
-  const L = [`### ${c.id}`, '', `${c.trigger}. Inputs: ${c.input_schema.map(field).join(', ') || 'none'}. Outputs: ${c.output_schema.map(field).join(', ') || 'none'}.`];
+  const L = [`### ${c.id}`, '', `${c.trigger}. Inputs: ${c.input_schema.map(fieldSignature).join(', ') || 'none'}. Outputs: ${c.output_schema.map(fieldSignature).join(', ') || 'none'}.`];
   if (c.preconditions.length) L.push(`Pre: ${c.preconditions.join(' ')}`);
   if (c.postconditions.length) L.push(`Post: ${c.postconditions.join(' ')}`);
   if (c.side_effects.length) L.push(`Side effects: ${c.side_effects.map((s) => s.kind + (s.sinks.length ? ` (${s.sinks.join(', ')})` : '')).join(', ')}.`);

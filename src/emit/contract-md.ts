@@ -3,13 +3,13 @@
  * effects, the action templates as numbered steps, where it is invoked, and the verifier's verdict.
  * The JSON next to it is the source of truth; this is for people and agents reading the library.
  */
-import type { CallSite, Contract, Profile } from '../ir/types.js';
+import type { CallSite, Contract, FieldSpec, Profile } from '../ir/types.js';
 import { codeSpan } from '../text/code-span.js';
 
 export function renderContractMarkdown(c: Contract, profile: Profile | undefined, callSites: readonly CallSite[], fnName: string): string {
   const L: string[] = [];
   L.push(`# ${c.id}`, '', `${c.trigger}`, '');
-  const args = c.input_schema.map((f) => `${f.name}${f.required ? '' : '?'}: ${f.type}`).join(', ');
+  const args = c.input_schema.map(fieldSignature).join(', ');
   const outs = c.output_schema.length ? `{ ${c.output_schema.map((f) => `${f.name}: ${f.type}`).join(', ')} }` : 'void';
   L.push('```ts', `${fnName}({ ${args} }): ${outs}`, '```', '');
   L.push('## Inputs', '');
@@ -39,4 +39,9 @@ export function renderContractMarkdown(c: Contract, profile: Profile | undefined
   }
   L.push('', `Source parents: ${c.source_parents.map((p) => `\`${p}\``).join(', ')}.`, '');
   return L.join('\n');
+}
+
+/** `name: type`, with `?` after an optional field's name. */
+export function fieldSignature(f: FieldSpec): string {
+  return `${f.name}${f.required ? '' : '?'}: ${f.type}`;
 }

@@ -12,6 +12,8 @@ import { renderBundle } from './bundle.js';
 import { renderContractMarkdown } from './contract-md.js';
 import { loadTokenCounter, TOKENIZER } from '../text/bpe.js';
 import { parentText } from '../rewrite/splice.js';
+import { groupBy } from '../util/group-by.js';
+import { unitIndex } from '../passes/extract.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { jsonArtifact, type Artifact } from './json-artifact.js';
 
@@ -147,7 +149,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
     },
   };
 
-  const units = new Map(parents.flatMap((p) => p.units.map((u) => [u.id, u] as const)));
+  const units = unitIndex(parents);
   const { perParent: _perParent, ...tokenSummary } = stats.tokens;
   artifacts.push(
     jsonArtifact('refactored_library.json', 'refactored-library', {
@@ -155,7 +157,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
       tool: { name: TOOL_NAME, version: TOOL_VERSION },
       children: promoted.map((c) => ({ id: c.id, trigger: c.trigger, contract: `contracts/${c.id}.json`, source_parents: c.source_parents, call_sites: (callSitesByContract.get(c.id) ?? []).length })),
       parents: parentEntries,
-      call_sites: callSites.map((cs) => ({ ...cs, original_unit_text: units.get(cs.unit)!.text })),
+      call_sites: callSites.map((cs) => ({ ...cs, original_unit_text: units.get(cs.unit)!.unit.text })),
       dropped_call_sites: dropped,
       cleanups: (ir.rewrites ?? []).flatMap((r) => r.cleanups),
       stats: { ...stats, tokens: tokenSummary },
@@ -180,17 +182,6 @@ function renderReplaced(p: Parent, rw: RewrittenParent, sites: readonly CallSite
 
 function withBom(p: Parent, text: string): string {
   return p.encoding === 'utf-8-bom' ? '\uFEFF' + text : text;
-}
-
-function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const x of xs) {
-    const k = key(x);
-    let list = m.get(k);
-    if (!list) m.set(k, (list = []));
-    list.push(x);
-  }
-  return m;
 }
 
 export function quartiles(xs: readonly number[]): Quartiles {

@@ -14,6 +14,8 @@ import { formatInvoke } from '../rewrite/invoke.js';
 import { anchorOf } from '../rewrite/templates.js';
 import { actionLines, type ActionLine } from '../extract/action-lines.js';
 import { unitIndex } from './extract.js';
+import { groupBy } from '../util/group-by.js';
+import { compareCodeUnits } from '../util/stable-json.js';
 import type { Pass } from './pass.js';
 
 interface Candidate {
@@ -39,7 +41,6 @@ export const bindPass: Pass = {
 
     const candidates: Candidate[] = [];
     const memberUnits = new Set<string>();
-    const byVerb = new Map<string, Contract[]>();
     for (const c of promoted) {
       const cluster = clusters.get(c.cluster)!;
       const score = profiles.get(c.cluster)!.score;
@@ -48,10 +49,8 @@ export const bindPass: Pass = {
         memberUnits.add(id);
         candidates.push({ contract: c, parent: m.parent, unit: m.unit, detection: 'member', score });
       }
-      let list = byVerb.get(cluster.verb);
-      if (!list) byVerb.set(cluster.verb, (list = []));
-      list.push(c);
     }
+    const byVerb = groupBy(promoted, (c) => clusters.get(c.cluster)!.verb);
     if (byVerb.size > 0) {
       // A unit elsewhere is a candidate only if it holds some template's anchor text (a cheap
       // substring test before any alignment).
@@ -88,15 +87,10 @@ export const bindPass: Pass = {
     });
 
     // One contract per unit.
-    const byUnit = new Map<string, typeof bound>();
-    for (const b of bound) {
-      let list = byUnit.get(b.x.unit.id);
-      if (!list) byUnit.set(b.x.unit.id, (list = []));
-      list.push(b);
-    }
+    const byUnit = groupBy(bound, (b) => b.x.unit.id);
     const chosen: typeof bound = [];
     for (const list of byUnit.values()) {
-      list.sort((a, b) => rank(a.x) - rank(b.x) || b.actions.length - a.actions.length || b.x.score - a.x.score || cmp(a.x.contract.id, b.x.contract.id));
+      list.sort((a, b) => rank(a.x) - rank(b.x) || b.actions.length - a.actions.length || b.x.score - a.x.score || compareCodeUnits(a.x.contract.id, b.x.contract.id));
       chosen.push(list[0]!);
       for (const other of list.slice(1)) drop(other.x, 'detect', `the unit invokes ${list[0]!.x.contract.id} instead`);
     }
@@ -123,7 +117,7 @@ export const bindPass: Pass = {
       });
     }
     const order = new Map(ir.parents!.flatMap((p, pi) => p.units.map((u) => [u.id, pi * 1e6 + u.index] as const)));
-    const byPosition = (a: { unit: string; contract: string }, b: { unit: string; contract: string }) => order.get(a.unit)! - order.get(b.unit)! || cmp(a.contract, b.contract);
+    const byPosition = (a: { unit: string; contract: string }, b: { unit: string; contract: string }) => order.get(a.unit)! - order.get(b.unit)! || compareCodeUnits(a.contract, b.contract);
     callSites.sort(byPosition);
     dropped.sort(byPosition);
     ctx.progress(candidates.length, candidates.length);
@@ -133,8 +127,4 @@ export const bindPass: Pass = {
 
 function rank(x: Candidate): number {
   return x.detection === 'member' ? 0 : 1;
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -6,7 +6,7 @@
  * occurs in the original parent, in an invoked contract's id or input names, or in skillc's own
  * marker. A parent whose cleanup fails the post-check keeps the skeleton without cleanup.
  */
-import type { CallSite, Cleanup, RewrittenParent } from '../ir/types.js';
+import type { Cleanup, RewrittenParent } from '../ir/types.js';
 import { makeDiagnostic } from '../ir/diagnostics.js';
 import { loadVerbLexicon } from '../propose/lexicon.js';
 import { cleanupEdits, type InvokedContract } from '../rewrite/cleanup.js';
@@ -14,6 +14,7 @@ import { parseInvokes } from '../rewrite/invoke.js';
 import { markerLine, replacedFileName, REPLACED_FILE, skeletonEdits } from '../rewrite/rewrite-parent.js';
 import { applyEdits } from '../rewrite/splice.js';
 import type { Pass } from './pass.js';
+import { groupBy } from '../util/group-by.js';
 
 export const rewritePass: Pass = {
   name: 'rewrite',
@@ -25,12 +26,7 @@ export const rewritePass: Pass = {
     const lexicon = loadVerbLexicon();
     const contracts = new Map(ir.contracts!.map((c) => [c.id, c]));
     const verbs = new Map(ir.clusters!.map((c) => [c.id, c.verb]));
-    const byParent = new Map<string, CallSite[]>();
-    for (const cs of ir.callSites!) {
-      let list = byParent.get(cs.parent);
-      if (!list) byParent.set(cs.parent, (list = []));
-      list.push(cs);
-    }
+    const byParent = groupBy(ir.callSites!, (cs) => cs.parent);
     const rewrites: RewrittenParent[] = [];
     const parents = ir.parents!.filter((p) => byParent.has(p.path));
     parents.forEach((parent, i) => {

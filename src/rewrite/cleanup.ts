@@ -18,8 +18,9 @@
  */
 import type { CallSite, Cleanup, Contract, Parent } from '../ir/types.js';
 import type { VerbLexicon } from '../propose/lexicon.js';
-import { formatInvoke, invokeMarkdown } from './invoke.js';
-import { collapse, instantiate, matchTemplate, templatePieces } from './templates.js';
+import { formatInvoke } from './invoke.js';
+import { codeSpan } from '../text/code-span.js';
+import { collapse, escapeRegExp, instantiate, matchTemplate, templatePieces } from './templates.js';
 import { headingLength, type Edit } from './splice.js';
 
 const PREFIX = /^(\s*(?:>\s*)*(?:(?:[-*+]|\d+[.)])\s+)?(?:\$\s+)?(?:[A-Z][A-Za-z]{0,15}(?: [A-Za-z]{1,15})?:\s+)?)/;
@@ -44,25 +45,24 @@ export function cleanupEdits(parent: Parent, invoked: readonly InvokedContract[]
   for (const unit of parent.units) {
     if (replaced.has(unit.id)) continue;
     const skip = headingLength(unit) ?? 0;
+    // Where fences are comes from the parser (a fence indented inside a list item included).
+    const fences = unit.codeBlocks.filter((b) => b.fenced);
     let offset = 0;
-    let fence: string | null = null;
     const lines = unit.text.split('\n');
     lines.forEach((raw, i) => {
       const lineStart = offset;
       offset += raw.length + 1;
       const line = raw.replace(/\r$/, '');
-      const fenceMark = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-      if (fenceMark) {
-        if (fence === null) fence = fenceMark[1]!;
-        else if (fenceMark[1]![0] === fence[0] && fenceMark[1]!.length >= fence.length && line.trim() === fenceMark[1]) fence = null;
-        return;
-      }
+      const at = unit.start + lineStart;
+      const fence = fences.find((b) => b.start <= at + raw.length && at < b.end);
+      // The opening and closing fence lines themselves.
+      if (fence && (fence.start >= at || (fence.closed && fence.end <= at + raw.length))) return;
       if (lineStart < skip || line.includes('invoke(')) return;
       const prefix = PREFIX.exec(line)![0];
       let rest = line.slice(prefix.length).trimEnd();
       let restStart = prefix.length;
       // A whole-line code span: rewrite inside it.
-      const span = fence === null ? /^(`+)([^`].*?)\1$/.exec(rest) : null;
+      const span = fence === undefined ? /^(`+)([^`].*?)\1$/.exec(rest) : null;
       if (span) {
         restStart += span[1]!.length;
         rest = span[2]!;
@@ -74,7 +74,7 @@ export function cleanupEdits(parent: Parent, invoked: readonly InvokedContract[]
         const hit = conflict(rest, inv, lexicon);
         if (!hit) continue;
         const call = formatInvoke(inv.contract.id, inv.callSite.bindings, inv.contract.input_schema.map((f) => f.name));
-        const after = fence !== null || span ? call : invokeMarkdown(call);
+        const after = fence !== undefined || span ? call : codeSpan(call);
         edits.push({ start: unit.start + lineStart + restStart, end: unit.start + lineStart + restStart + rest.length, text: after });
         cleanups.push({ parent: parent.path, unit: unit.id, line: unit.line + i, contract: inv.contract.id, before: rest, after: call });
         return;
@@ -107,6 +107,6 @@ function conflict(rest: string, inv: InvokedContract, lexicon: VerbLexicon): boo
 }
 
 function containsWords(text: string, value: string): boolean {
-  const v = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+  const v = escapeRegExp(value).replace(/\s+/g, '\\s+');
   return new RegExp(`(^|[^\\w])${v}($|[^\\w])`).test(text);
 }

@@ -2,9 +2,8 @@
  * The invoke notation written into skeletons (SPEC §2 pass 6): `invoke(<contract id>, {name="value",
  * …})`. Values are JSON string literals, so any text a unit binds (quotes, backslashes, braces)
  * survives and the notation parses back to exactly the call-site's bindings. In markdown the call
- * is wrapped in a code span, so no binding can turn into markup.
+ * is wrapped in a code span (text/code-span.ts), so no binding can turn into markup.
  */
-import { codeSpan } from '../text/code-span.js';
 
 export interface ParsedInvoke {
   readonly contract: string;
@@ -18,11 +17,6 @@ export interface ParsedInvoke {
 export function formatInvoke(contract: string, bindings: Readonly<Record<string, string>>, order: readonly string[] = []): string {
   const names = [...order.filter((n) => n in bindings), ...Object.keys(bindings).filter((n) => !order.includes(n)).sort()];
   return `invoke(${contract}, {${names.map((n) => `${n}=${JSON.stringify(bindings[n])}`).join(', ')}})`;
-}
-
-/** The notation as inline markdown. */
-export function invokeMarkdown(invoke: string): string {
-  return codeSpan(invoke);
 }
 
 const HEAD = /invoke\(([a-z0-9][a-z0-9-]*), \{/g;

@@ -4,7 +4,7 @@
  * means and where the replaced text went. Everything else is the original text, spliced by offsets.
  */
 import type { CallSite, Parent } from '../ir/types.js';
-import { invokeMarkdown } from './invoke.js';
+import { codeSpan } from '../text/code-span.js';
 import { eolOf, headingLength, parentText, type Edit } from './splice.js';
 
 export const REPLACED_FILE = 'SKILL.replaced.md';
@@ -42,7 +42,7 @@ export function skeletonEdits(parent: Parent, callSites: readonly CallSite[], re
     const body = u.text.slice(h);
     const trailing = /\s*$/.exec(body)![0];
     const lead = h > 0 ? eol + eol : /^\s*/.exec(body)![0];
-    edits.push({ start: u.start + h, end: u.end, text: lead + invokeMarkdown(cs.invoke) + trailing });
+    edits.push({ start: u.start + h, end: u.end, text: lead + codeSpan(cs.invoke) + trailing });
   }
   return { original, eol, edits };
 }

@@ -85,6 +85,6 @@ export function collapse(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-function escapeRegExp(s: string): string {
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

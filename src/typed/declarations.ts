@@ -11,7 +11,8 @@
  */
 import type { Contract, FieldSpec, FieldType } from '../ir/types.js';
 import type { InterfaceDeclarationStructure, JSDocStructure, OptionalKind, PropertySignatureStructure, StatementStructures } from 'ts-morph';
-import { compareCodeUnits, functionNameOf, functionNames, literalOf, propertyNameOf, STRING_ALIASES, tsTypeOf, typeStemOf } from './identifiers.js';
+import { compareCodeUnits } from '../util/stable-json.js';
+import { functionNameOf, functionNames, literalOf, propertyNameOf, STRING_ALIASES, tsTypeOf, typeStemOf } from './identifiers.js';
 
 const HEADER = [
   '/**',

@@ -7,6 +7,7 @@
  * names and literals from here, so the two cannot drift apart.
  */
 import type { FieldType } from '../ir/types.js';
+import { compareCodeUnits } from '../util/stable-json.js';
 
 /**
  * Words that cannot name a function declared in an ES module: the reserved words, the
@@ -116,8 +117,4 @@ export function literalOf(type: FieldType, value: string): string {
 /** A property name as written in a declaration or object literal: bare when it is an identifier. */
 export function propertyNameOf(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
-}
-
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

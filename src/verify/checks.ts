@@ -18,6 +18,7 @@ import { tokenSet, contentTokens } from '../text/tokens.js';
 import { proseOf, type MemberUnit } from '../extract/contract.js';
 import { actionLines } from '../extract/action-lines.js';
 import { linkedScripts } from '../propose/frame.js';
+import { groupBy } from '../util/group-by.js';
 
 export interface CheckResult {
   readonly score: number;
@@ -30,13 +31,7 @@ export interface RiskScanFn {
 
 /** Members grouped by source parent, in cluster order. */
 export function byParent(members: readonly MemberUnit[]): Map<string, MemberUnit[]> {
-  const m = new Map<string, MemberUnit[]>();
-  for (const x of members) {
-    let list = m.get(x.parent.path);
-    if (!list) m.set(x.parent.path, (list = []));
-    list.push(x);
-  }
-  return m;
+  return groupBy(members, (x) => x.parent.path);
 }
 
 function ev(x: MemberUnit, detail: string, line = x.unit.line): Evidence {

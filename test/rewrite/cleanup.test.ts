@@ -31,6 +31,11 @@ describe('Rewrite Cleanup', () => {
     expect(r.text).toContain('Action: invoke(place-object, {object="laptop 1", target="desk 1"})\nObservation: You put');
   });
 
+  it('writes the invoke raw inside a fence indented in a list item (fences come from the parser)', () => {
+    const r = run('1. Replay it:\n\n    ```text\n    Action: put laptop 1 in/on desk 1\n    ```\n');
+    expect(r.text).toContain('    Action: invoke(place-object, {object="laptop 1", target="desk 1"})\n    ```');
+  });
+
   it('wraps the invoke in a code span in prose and keeps list markers', () => {
     const r = run('1. place laptop 1 on desk 1\n');
     expect(r.text).toContain('1. `invoke(place-object, {object="laptop 1", target="desk 1"})`\n');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatInvoke, invokeMarkdown, parseInvokes } from '../../src/rewrite/invoke.js';
+import { formatInvoke, parseInvokes } from '../../src/rewrite/invoke.js';
+import { codeSpan } from '../../src/text/code-span.js';
 
 describe('invoke notation', () => {
   it('formats in input order and parses back to the same bindings', () => {
@@ -21,7 +22,7 @@ describe('invoke notation', () => {
   });
 
   it('wraps in a code span longer than any backtick run inside', () => {
-    expect(invokeMarkdown('invoke(c, {a="x"})')).toBe('`invoke(c, {a="x"})`');
-    expect(invokeMarkdown('invoke(c, {a="`x`"})')).toBe('``invoke(c, {a="`x`"})``');
+    expect(codeSpan('invoke(c, {a="x"})')).toBe('`invoke(c, {a="x"})`');
+    expect(codeSpan('invoke(c, {a="`x`"})')).toBe('``invoke(c, {a="`x`"})``');
   });
 });
