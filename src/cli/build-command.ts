@@ -19,6 +19,8 @@ import { sha256 } from '../util/hash.js';
 import { stableStringify } from '../util/stable-json.js';
 import { countBySeverity, type Diagnostic, type Severity } from '../ir/diagnostics.js';
 import { loadPolicy, PolicyError, type Policy } from '../policy/policy.js';
+import { LlmSetupError, modelServiceFrom, type LlmOptions } from '../llm/setup.js';
+import type { ModelService } from '../llm/model-service.js';
 
 export interface BuildCommandOptions {
   readonly out: string;
@@ -33,6 +35,8 @@ export interface BuildCommandOptions {
   readonly maxSkillBytes?: number;
   readonly jobs?: number;
   readonly policy?: string;
+  /** Model-assisted passes (SPEC §3); default none. */
+  readonly llm?: LlmOptions;
 }
 
 export interface CommandIO {
@@ -66,6 +70,17 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     throw e;
   }
 
+  let llm: ModelService | undefined;
+  try {
+    llm = modelServiceFrom(opts.llm ?? { llm: 'none' });
+  } catch (e) {
+    if (e instanceof LlmSetupError) {
+      err(`skillc build: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+
   const progress = createProgress(io.stderr, opts.progress !== false && !opts.quiet);
   let source;
   try {
@@ -89,14 +104,15 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   const result = await runPipeline({ source, policy }, PASSES, {
     onProgress: (pass, d, t) => progress.update(pass.name, d, t),
     onPassEnd: () => progress.done(),
-  }, jobs);
+  }, jobs, llm);
 
   // Only options that change the output are recorded (so the manifest is reproducible).
   const buildOptions: Record<string, string | number | boolean> = { maxSkillBytes: opts.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES, policySha256: sha256(stableStringify(policy)) };
+  if (llm) Object.assign(buildOptions, { llm: 'openai', model: llm.model });
   const tEmit = performance.now();
   const rendered = await renderLibrary(result.ir, path.resolve(library));
   const tRendered = performance.now();
-  const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true, refactor: rendered.stats });
+  const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true, refactor: rendered.stats, llm: llm?.usage() ?? null });
   const artifacts = renderArtifacts(result.ir, report, result.diagnostics, rendered);
   writeDist(opts.out, artifacts);
   const tWritten = performance.now();
@@ -118,6 +134,11 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     if (opts.timings) err(`timings: load ${Math.round(tLoaded - t0)} ms, ${result.timings.map((t) => `${t.pass} ${Math.round(t.ms)} ms`).join(', ')}, emit ${Math.round(tRendered - tEmit)} ms render + ${Math.round(tWritten - tRendered)} ms write\n`);
     const rf = report.refactor;
     if (rf) err(`refactor: ${rf.callSites} call-sites in ${rf.rewrittenParents} parents (${rf.candidates - rf.callSites} candidates dropped, round trip ${(rf.roundTrip.rate * 100).toFixed(1)}%), ${rf.cleanups} cleanup edits; bundle/original tokens median ${rf.tokens.ratio.median}\n`);
+    if (report.llm) {
+      const m = report.llm;
+      const sum = (f: (x: (typeof m.passes)[number]) => number) => m.passes.reduce((a, x) => a + f(x), 0);
+      err(`model ${m.model}: ${m.passes.map((x) => `${x.pass} ${x.requests}`).join(', ')} requests (${sum((x) => x.cacheHits)} cached, ${sum((x) => x.calls)} calls, ${sum((x) => x.promptTokens + x.completionTokens)} tokens); items ${sum((x) => x.items.accepted)} accepted, ${sum((x) => x.items.declined)} declined, ${sum((x) => x.items.rejected)} rejected, ${sum((x) => x.items.failed)} failed, ${sum((x) => x.items.skipped)} skipped\n`);
+    }
     err(`wrote ${opts.out}/ (${describeArtifacts(artifacts)}) in ${secs}s\n`);
   }
   const n = countBySeverity(result.diagnostics);

@@ -13,6 +13,14 @@ function wholeNumber(name: string, min: number) {
   };
 }
 
+function positiveNumber(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a number > 0`);
+    return n;
+  };
+}
+
 export function makeProgram(): Command {
   const program = new Command();
   program
@@ -39,6 +47,14 @@ export function makeProgram(): Command {
     .option('-q, --quiet', 'print errors only, and no summary')
     .option('--verbose', 'print info diagnostics too')
     .option('--no-progress', 'do not draw progress on the terminal')
+    .addOption(new Option('--llm <provider>', 'model-assisted extraction, Binding Extraction and Rewrite Cleanup: none (offline, deterministic) or openai (any OpenAI-compatible server)').choices(['none', 'openai']).default('none'))
+    .option('--llm-base-url <url>', 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: $OPENAI_BASE_URL, else the OpenAI API)')
+    .option('--model <name>', 'model name sent to the server', 'gpt-4o-mini')
+    .option('--llm-concurrency <n>', 'model requests in flight at once', wholeNumber('--llm-concurrency', 1), 4)
+    .option('--llm-timeout <seconds>', 'time limit of one model request attempt', positiveNumber('--llm-timeout'), 60)
+    .option('--llm-retries <n>', 'retries of a request after 429, 5xx, a timeout or a connection error (with backoff)', wholeNumber('--llm-retries', 0), 3)
+    .option('--llm-cache <dir>', 'reply cache folder (a rebuild of an unchanged library makes no calls)', '.skillc-cache')
+    .option('--no-llm-cache', 'do not read or write the reply cache')
     .addHelpText(
       'after',
       `
@@ -55,10 +71,17 @@ Outputs in <dir>:
   diagnostics.json                 every diagnostic with file:line:col
   manifest.json                    every input file's size and SHA-256, and the options used
 
+Model-assisted passes (--llm openai): one request per cluster (contract extraction), one per
+parent with candidate call-sites (Binding Extraction), one per rewritten parent (Rewrite Cleanup),
+at temperature 0 with structured output. Every reply is checked by the same deterministic
+post-checks as the offline passes; a failed, invalid or rejected reply keeps the deterministic
+result and leaves a diagnostic (SKC700-SKC704). The key comes from OPENAI_API_KEY.
+
 Exit codes: 0 build completed, 1 --strict and errors were reported, 2 usage error or unreadable input.
 
-Example:
-  skillc build ./skills -o ./dist`,
+Examples:
+  skillc build ./skills -o ./dist
+  skillc build ./skills -o ./dist --llm openai --llm-base-url http://127.0.0.1:8000/v1 --model qwen2.5-7b-instruct`,
     )
     .action(async function (this: Command, library: string) {
       const { buildCommand } = await import('./build-command.js');
@@ -76,6 +99,15 @@ Example:
         progress: o.progress as boolean,
         jobs: o.jobs as number | undefined,
         policy: o.policy as string | undefined,
+        llm: {
+          llm: o.llm as 'none' | 'openai',
+          baseURL: o.llmBaseUrl as string | undefined,
+          model: o.model as string,
+          concurrency: o.llmConcurrency as number,
+          timeoutSeconds: o.llmTimeout as number,
+          retries: o.llmRetries as number,
+          cacheDir: o.llmCache as string | false,
+        },
       }, { stdout: process.stdout, stderr: process.stderr }));
     });
 

@@ -91,7 +91,7 @@ export function contractArtifacts(ir: BuildIR, library?: RenderedLibrary): Artif
   return (ir.contracts ?? [])
     .filter((c) => profiles.get(c.cluster)?.decision !== 'reject' && profiles.has(c.cluster))
     .map((c) => {
-      const sites = (library?.callSitesByContract.get(c.id) ?? []).map((s) => ({ parent: s.parent, unit: s.unit, file: s.file, line: s.line, detection: s.detection, bindings: s.bindings }));
+      const sites = (library?.callSitesByContract.get(c.id) ?? []).map((s) => ({ parent: s.parent, unit: s.unit, file: s.file, line: s.line, detection: s.detection, binder: s.binder, bindings: s.bindings }));
       return json(`contracts/${c.id}.json`, 'contract', { ...c, verifier_stats: profiles.get(c.cluster), call_sites: sites });
     });
 }

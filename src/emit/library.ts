@@ -7,7 +7,7 @@
  * Pure apart from loading ts-morph and the tokenizer: same IR, same bytes.
  */
 import path from 'node:path';
-import type { BuildIR, CallSite, Parent, RewrittenParent } from '../ir/types.js';
+import type { BuildIR, CallSite, CallSiteStage, Parent, RewrittenParent } from '../ir/types.js';
 import { renderBundle } from './bundle.js';
 import { renderContractMarkdown } from './contract-md.js';
 import { loadTokenCounter, TOKENIZER } from '../text/bpe.js';
@@ -36,7 +36,7 @@ export interface RefactorStats {
   readonly candidates: number;
   readonly callSites: number;
   readonly byDetection: { readonly member: number; readonly match: number };
-  readonly dropped: Readonly<Record<'detect' | 'binding' | 'round-trip' | 'type-check', number>>;
+  readonly dropped: Readonly<Record<CallSiteStage, number>>;
   readonly roundTrip: { readonly checked: number; readonly passed: number; readonly rate: number };
   readonly rewrittenParents: number;
   readonly cleanups: number;
@@ -124,7 +124,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
   }
 
   const dropped = ir.droppedCallSites ?? [];
-  const droppedBy = { detect: 0, binding: 0, 'round-trip': 0, 'type-check': 0 };
+  const droppedBy = { detect: 0, binding: 0, 'round-trip': 0, 'type-check': 0, model: 0 };
   for (const d of dropped) droppedBy[d.stage]++;
   const checked = callSites.length + droppedBy['round-trip'] + droppedBy['type-check'];
   const passed = callSites.length + droppedBy['type-check'];

@@ -77,8 +77,7 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
     // A tool is a shell command's program or an UPPER_CASE tool name (MCP tools and the like).
     return (g.source === 'code' && g.lines[0]!.shell && /^[A-Za-z][\w.-]*$/.test(first)) || /^[A-Z][A-Z0-9_]{3,}$/.test(first) ? [first] : [];
   }))].sort();
-  const scripts = [...new Set(members.flatMap((m) => linkedScripts(m.parent, m.unit).map((s) => s.path)))].sort();
-  const references = [...new Set(members.flatMap((m) => m.unit.links.filter((l) => /^(\.\/)?references\//.test(l.url)).map((l) => `${m.parent.path}/${l.url.replace(/^\.\//, '')}`)))].sort();
+  const { scripts, references } = filesUsedBy(members);
 
   return {
     id: '',
@@ -94,6 +93,13 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
     source_parents: cluster.parents,
     provenance: { method: 'deterministic', version: EXTRACT_VERSION },
   };
+}
+
+/** The scripts the members link to or name, and the reference files they link to. */
+export function filesUsedBy(members: readonly MemberUnit[]): { scripts: string[]; references: string[] } {
+  const scripts = [...new Set(members.flatMap((m) => linkedScripts(m.parent, m.unit).map((s) => s.path)))].sort();
+  const references = [...new Set(members.flatMap((m) => m.unit.links.filter((l) => /^(\.\/)?references\//.test(l.url)).map((l) => `${m.parent.path}/${l.url.replace(/^\.\//, '')}`)))].sort();
+  return { scripts, references };
 }
 
 /** The most common member heading, without step numbering; ties go to the first seen. */
@@ -146,7 +152,7 @@ const WORDING: readonly [SideEffectKind, RegExp][] = [
   ['user-visible', /\b(prints?|displays?|shows?|reports? (to|back)|tells? the user)\b/i],
 ];
 
-function sideEffects(members: readonly MemberUnit[], templates: readonly ActionTemplate[], prose: readonly string[], shellTemplates: boolean): SideEffect[] {
+export function sideEffects(members: readonly MemberUnit[], templates: readonly ActionTemplate[], prose: readonly string[], shellTemplates: boolean): SideEffect[] {
   const out = new Map<SideEffectKind, SideEffect>();
   const add = (kind: SideEffectKind, evidence: string, sinks: readonly string[] = []) => {
     const prev = out.get(kind);

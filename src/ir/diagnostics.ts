@@ -2,7 +2,7 @@
  * Diagnostics are plain data: a stable code, a severity, a library-relative file and a 1-based
  * position. Every code skillc can emit is listed in DIAGNOSTIC_CODES; codes are never reused
  * (a retired code stays here as a comment). Ranges: SKC0xx driver/CLI, SKC1xx discovery and
- * parse, SKC2xx propose/extract, SKC3xx verify, SKC4xx bind, SKC5xx rewrite, SKC6xx emit.
+ * parse, SKC2xx propose/extract, SKC3xx verify, SKC4xx bind, SKC5xx rewrite, SKC6xx emit, SKC7xx the model-assisted passes.
  */
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -52,6 +52,11 @@ export const DIAGNOSTIC_CODES = {
   'unclosed-code-fence': { code: 'SKC120', severity: 'warning', description: 'A fenced code block is never closed, so everything after it, headings included, is code.' },
   'rewrite-cleanup': { code: 'SKC500', severity: 'info', description: 'Rewrite Cleanup replaced a line that contradicts an invoked contract (same objects, another verb) with the invoke; the original is kept in SKILL.replaced.md.' },
   'rewrite-postcheck-failed': { code: 'SKC501', severity: 'error', description: 'A rewritten skill failed its post-check (an invoke missing or text added from nowhere); its cleanup edits were undone.' },
+  'model-call-failed': { code: 'SKC700', severity: 'warning', description: 'A model request failed (authentication, unknown model, rate limit or timeout after retries, connection); the item keeps its deterministic result.' },
+  'model-reply-invalid': { code: 'SKC701', severity: 'warning', description: 'A model reply is not JSON or violates the reply schema; the item keeps its deterministic result.' },
+  'model-reply-rejected': { code: 'SKC702', severity: 'warning', description: 'A model reply failed a deterministic check (an ungrounded template, a binding not in the unit, a cleanup that drops an invoke or adds content); the item keeps its deterministic result.' },
+  'model-declined': { code: 'SKC703', severity: 'info', description: 'The model judged that a cluster is not one procedure (_extraction_failed) or that a candidate unit is not a call (should_invoke false); the judgement stands.' },
+  'model-request-skipped': { code: 'SKC704', severity: 'info', description: 'An item is too large to send in one model request; it keeps its deterministic result.' },
   'replaced-file-name-taken': { code: 'SKC600', severity: 'warning', description: 'The skill already has a file named SKILL.replaced.md, so the replaced sections were written under another name.' },
   'nested-skill': { code: 'SKC121', severity: 'info', description: 'A skill folder lies inside another skill; its files belong to the inner skill only.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;

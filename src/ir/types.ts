@@ -291,10 +291,15 @@ export interface CallSite {
   readonly actions: readonly CallSiteAction[];
   /** The invoke notation written into the skeleton. */
   readonly invoke: string;
+  /** Who chose the bindings: slot alignment, or a model reply that passed the same post-checks. */
+  readonly binder: 'deterministic' | 'model';
 }
 
-/** Where a candidate call-site was dropped: detection, the binding post-check, the round trip or the type check. */
-export type CallSiteStage = 'detect' | 'binding' | 'round-trip' | 'type-check';
+/**
+ * Where a candidate call-site was dropped: detection, the binding post-check, the round trip, the
+ * type check, or the model's Binding Extraction judging that the unit is not a call (`model`).
+ */
+export type CallSiteStage = 'detect' | 'binding' | 'round-trip' | 'type-check' | 'model';
 
 export interface DroppedCallSite {
   readonly unit: string;
@@ -315,6 +320,8 @@ export interface Cleanup {
   readonly contract: string;
   readonly before: string;
   readonly after: string;
+  /** Deterministic alignment against the templates, or a model reply that passed the post-check. */
+  readonly by: 'deterministic' | 'model';
 }
 
 /** A parent after pass 6: the rewritten SKILL.md text and what was done to it. */
@@ -331,6 +338,26 @@ export interface RewrittenParent {
   readonly cleanedUnits: readonly string[];
 }
 
+/**
+ * What became of one item a model was asked about (SPEC §3; only with --llm). Items: a cluster
+ * (extract), a candidate call-site (bind), a rewritten parent (rewrite). Outcomes:
+ * - accepted: the reply was used;
+ * - declined: the model judged the item is not a contract / not a call, and that judgement stands;
+ * - rejected: the reply failed a deterministic check, so the deterministic result stands;
+ * - failed: no usable reply (transport error, not JSON, schema violation); deterministic result;
+ * - skipped: not asked (the item is too large for one request); deterministic result.
+ */
+export interface ModelReplyRecord {
+  readonly pass: 'extract' | 'bind' | 'rewrite';
+  readonly item: string;
+  readonly file: string;
+  readonly line: number;
+  readonly outcome: 'accepted' | 'declined' | 'rejected' | 'failed' | 'skipped';
+  readonly reason: string;
+  /** The reply cache key (null when nothing was asked). */
+  readonly cacheKey: string | null;
+}
+
 /** The whole build's IR. Each pass fills in more of it. */
 export interface BuildIR {
   readonly source: SourceLibrary;
@@ -345,4 +372,6 @@ export interface BuildIR {
   readonly callSites?: readonly CallSite[];
   readonly droppedCallSites?: readonly DroppedCallSite[];
   readonly rewrites?: readonly RewrittenParent[];
+  /** With --llm: every item a model was asked about, by pass, in pass order. */
+  readonly modelReplies?: readonly ModelReplyRecord[];
 }

@@ -6,17 +6,22 @@
  * unit claimed by several contracts keeps one (member before match, then more matched lines, then
  * the higher verifier score, then the id). Finally every invoke is type-checked against the
  * generated declarations, and a call-site that does not type-check is dropped. Every dropped
- * candidate is kept with its stage and reason.
+ * candidate is kept with its stage and reason. With --llm, the candidates that pass detection are
+ * also judged by the model, one request per parent (bind/model-bindings.ts): its bindings replace
+ * the aligner's when they pass the same post-checks, and should_invoke false drops the candidate.
  */
-import type { CallSite, Contract, DroppedCallSite, Parent, Unit } from '../ir/types.js';
-import { bindUnit } from '../bind/call-site.js';
+import type { CallSite, Contract, DroppedCallSite, ModelReplyRecord, Parent, Unit } from '../ir/types.js';
+import { alignedBindings, checkBindings, detectUnit } from '../bind/call-site.js';
+import { bindRequest, judgeBinding, MAX_BIND_REQUEST_CHARS, type BindCandidate } from '../bind/model-bindings.js';
+import { BIND_PROMPT, type BindReplyItem } from '../llm/prompts/bind-call-sites.js';
+import { recordReply } from '../llm/reply-record.js';
 import { formatInvoke } from '../rewrite/invoke.js';
 import { anchorOf } from '../rewrite/templates.js';
 import { actionLines, type ActionLine } from '../extract/action-lines.js';
 import { unitIndex } from './extract.js';
 import { groupBy } from '../util/group-by.js';
 import { compareCodeUnits } from '../util/stable-json.js';
-import type { Pass } from './pass.js';
+import type { Pass, PassContext } from './pass.js';
 
 interface Candidate {
   readonly contract: Contract;
@@ -31,7 +36,7 @@ export const bindPass: Pass = {
   description: 'call-sites of promoted contracts: detection, slot-aligned bindings, post-check, round trip, type check',
   version: 1,
   requires: ['parents', 'frames', 'clusters', 'contracts', 'profiles'],
-  provides: ['callSites', 'droppedCallSites'],
+  provides: ['callSites', 'droppedCallSites', 'modelReplies'],
   async run(ir, ctx) {
     const profiles = new Map(ir.profiles!.map((p) => [p.cluster, p]));
     const promoted = ir.contracts!.filter((c) => profiles.get(c.cluster)?.decision === 'auto_promote');
@@ -71,7 +76,8 @@ export const bindPass: Pass = {
     const drop = (x: Candidate, stage: DroppedCallSite['stage'], reason: string) =>
       dropped.push({ unit: x.unit.id, parent: x.parent.path, file: x.parent.file, line: x.unit.line, contract: x.contract.id, detection: x.detection, stage, reason });
 
-    const bound: { x: Candidate; bindings: Record<string, string>; actions: CallSite['actions'] }[] = [];
+    // Detection and deterministic binding of every candidate.
+    const detected: (BindCandidate & { x: Candidate })[] = [];
     candidates.forEach((x, i) => {
       if (x.parent.encoding === 'utf-8-invalid') {
         if (x.detection === 'member') drop(x, 'detect', 'SKILL.md is not valid UTF-8: rewriting it would change bytes that were not decoded');
@@ -79,12 +85,31 @@ export const bindPass: Pass = {
       }
       let lines = linesOf.get(x.unit.id);
       if (!lines) linesOf.set(x.unit.id, (lines = actionLines(x.unit)));
-      const r = bindUnit(x.contract, x.parent, x.unit, lines);
-      if (r.ok) bound.push({ x, bindings: r.bindings, actions: r.actions });
+      const d = detectUnit(x.contract, x.parent, x.unit, lines);
+      if (d.ok) detected.push({ x, contract: x.contract, unit: x.unit, matched: d.matched, deterministic: checkBindings(x.contract, x.unit, d.matched, alignedBindings(d.matched)) });
       // A unit elsewhere that matches no template was never a candidate: not worth a record.
-      else if (x.detection === 'member' || r.matched > 0) drop(x, r.stage, r.reason);
-      if (i % 256 === 0) ctx.progress(i, candidates.length);
+      else if (x.detection === 'member' || d.matched > 0) drop(x, d.stage, d.reason);
+      if (i % 256 === 0 && !ctx.llm) ctx.progress(i, candidates.length);
     });
+
+    const bound: { x: Candidate; bindings: Record<string, string>; actions: CallSite['actions']; binder: CallSite['binder'] }[] = [];
+    const keepDeterministic = (c: BindCandidate & { x: Candidate }) => {
+      if (c.deterministic.ok) bound.push({ x: c.x, bindings: c.deterministic.bindings, actions: c.deterministic.actions, binder: 'deterministic' });
+      else drop(c.x, c.deterministic.stage, c.deterministic.reason);
+    };
+    let records: ModelReplyRecord[] | undefined;
+    if (ctx.llm) {
+      records = [];
+      const judged = await modelBindings(detected, ctx);
+      for (const { c, judgement, record } of judged) {
+        records.push(record);
+        if (judgement?.kind === 'accepted') bound.push({ x: c.x, bindings: judgement.check.bindings, actions: judgement.check.actions, binder: 'model' });
+        else if (judgement?.kind === 'declined') drop(c.x, 'model', judgement.reason);
+        else keepDeterministic(c);
+      }
+    } else {
+      detected.forEach(keepDeterministic);
+    }
 
     // One contract per unit.
     const byUnit = groupBy(bound, (b) => b.x.unit.id);
@@ -114,6 +139,7 @@ export const bindPass: Pass = {
         bindings: b.bindings,
         actions: b.actions,
         invoke: formatInvoke(b.x.contract.id, b.bindings, b.x.contract.input_schema.map((f) => f.name)),
+        binder: b.binder,
       });
     }
     const order = new Map(ir.parents!.flatMap((p, pi) => p.units.map((u) => [u.id, pi * 1e6 + u.index] as const)));
@@ -121,9 +147,46 @@ export const bindPass: Pass = {
     callSites.sort(byPosition);
     dropped.sort(byPosition);
     ctx.progress(candidates.length, candidates.length);
-    return { callSites, droppedCallSites: dropped };
+    return { callSites, droppedCallSites: dropped, ...(records ? { modelReplies: [...(ir.modelReplies ?? []), ...records] } : {}) };
   },
 };
+
+/**
+ * Binding Extraction with the model: one request per parent with candidates that passed
+ * detection, all in flight at once (the service bounds concurrency). Returns every candidate with
+ * the model's judgement (undefined: keep the deterministic result) and its record, in input order.
+ */
+async function modelBindings(detected: readonly (BindCandidate & { x: Candidate })[], ctx: PassContext) {
+  const llm = ctx.llm!;
+  const byParent = [...groupBy(detected, (c) => c.x.parent.path).values()];
+  let done = 0;
+  const perParent = await Promise.all(byParent.map(async (list) => {
+    const parent = list[0]!.x.parent;
+    const itemOf = (c: BindCandidate & { x: Candidate }) => ({ pass: 'bind' as const, item: `${c.unit.id} → ${c.contract.id}`, file: parent.file, line: c.unit.line });
+    const user = bindRequest(parent, list);
+    if (user.length > MAX_BIND_REQUEST_CHARS) {
+      ctx.progress(++done, byParent.length);
+      return list.map((c) => ({ c, judgement: undefined, record: recordReply(ctx, itemOf(c), { outcome: 'skipped', reason: `the request for ${parent.file} would be ${user.length} characters (limit ${MAX_BIND_REQUEST_CHARS})` }) }));
+    }
+    const answer = await llm.ask({ prompt: BIND_PROMPT, user });
+    ctx.progress(++done, byParent.length);
+    if (!answer.ok) return list.map((c) => ({ c, judgement: undefined, record: recordReply(ctx, itemOf(c), { outcome: 'failed', kind: answer.kind, reason: answer.message, cacheKey: answer.cacheKey }) }));
+    const byKey = new Map<string, BindReplyItem>();
+    const repeated = new Set<string>();
+    for (const a of answer.reply.call_sites) {
+      const key = a.candidate.trim().replace(/^candidate\s*/i, '');
+      if (byKey.has(key)) repeated.add(key);
+      byKey.set(key, a);
+    }
+    return list.map((c, i) => {
+      const key = String(i + 1);
+      const judgement = repeated.has(key) ? ({ kind: 'rejected', reason: 'the reply answers this candidate twice' } as const) : judgeBinding(c, byKey.get(key));
+      const record = recordReply(ctx, itemOf(c), judgement.kind === 'accepted' ? { outcome: 'accepted', cacheKey: answer.cacheKey } : { outcome: judgement.kind, reason: judgement.reason, cacheKey: answer.cacheKey });
+      return { c, judgement: judgement.kind === 'rejected' ? undefined : judgement, record };
+    });
+  }));
+  return perParent.flat();
+}
 
 function rank(x: Candidate): number {
   return x.detection === 'member' ? 0 : 1;

@@ -7,6 +7,7 @@
 import type { BuildIR } from '../ir/types.js';
 import { compareDiagnostics, makeDiagnostic, type Diagnostic } from '../ir/diagnostics.js';
 import type { Pass } from './pass.js';
+import type { ModelService } from '../llm/model-service.js';
 
 export interface PassTiming {
   readonly pass: string;
@@ -27,7 +28,7 @@ export interface PipelineHooks {
   onPassEnd?(pass: Pass, timing: PassTiming): void;
 }
 
-export async function runPipeline(initial: BuildIR, passes: readonly Pass[], hooks: PipelineHooks = {}, jobs = 1): Promise<PipelineResult> {
+export async function runPipeline(initial: BuildIR, passes: readonly Pass[], hooks: PipelineHooks = {}, jobs = 1, llm?: ModelService): Promise<PipelineResult> {
   let ir = initial;
   const diagnostics: Diagnostic[] = [...initial.source.diagnostics];
   const timings: PassTiming[] = [];
@@ -46,6 +47,7 @@ export async function runPipeline(initial: BuildIR, passes: readonly Pass[], hoo
         report: (d) => own.push(d),
         progress: (done, total) => hooks.onProgress?.(pass, done, total),
         jobs,
+        ...(llm ? { llm } : {}),
       });
       ir = { ...ir, ...out };
     } catch (err) {

@@ -4,12 +4,18 @@
  */
 import type { BuildIR } from '../ir/types.js';
 import type { Diagnostic } from '../ir/diagnostics.js';
+import type { ModelService } from '../llm/model-service.js';
 
 export interface PassContext {
   report(d: Diagnostic): void;
   progress(done: number, total: number): void;
   /** How many threads a pass may use for CPU-bound work (its output must not depend on it). */
   readonly jobs: number;
+  /**
+   * With --llm: the model the model-assisted passes may ask (SPEC §3). Its replies are cached on
+   * disk, so a pass stays a function of the IR and the replies.
+   */
+  readonly llm?: ModelService;
 }
 
 export interface Pass {

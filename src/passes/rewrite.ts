@@ -5,31 +5,49 @@
  * its call-sites (every invoked contract is still referenced), and every word of the new text
  * occurs in the original parent, in an invoked contract's id or input names, or in skillc's own
  * marker. A parent whose cleanup fails the post-check keeps the skeleton without cleanup.
+ *
+ * With --llm, each rewritten parent is then sent to the model once (Rewrite Cleanup with a model,
+ * rewrite/model-cleanup.ts). Its edits are spliced into the original text next to the
+ * deterministic ones and must pass the same post-check and keep every section reachable;
+ * otherwise the deterministic rewrite stands and the report says why.
  */
-import type { Cleanup, RewrittenParent } from '../ir/types.js';
+import type { Cleanup, ModelReplyRecord, Parent, RewrittenParent } from '../ir/types.js';
 import { makeDiagnostic } from '../ir/diagnostics.js';
 import { loadVerbLexicon } from '../propose/lexicon.js';
 import { cleanupEdits, type InvokedContract } from '../rewrite/cleanup.js';
 import { parseInvokes } from '../rewrite/invoke.js';
+import { cleanupRequest, MAX_CLEANUP_TEXT_CHARS, modelCleanupEdits, unreachableUnit } from '../rewrite/model-cleanup.js';
 import { markerLine, replacedFileName, REPLACED_FILE, skeletonEdits } from '../rewrite/rewrite-parent.js';
-import { applyEdits } from '../rewrite/splice.js';
-import type { Pass } from './pass.js';
+import { applyEdits, type Edit } from '../rewrite/splice.js';
+import { CLEANUP_PROMPT } from '../llm/prompts/rewrite-cleanup.js';
+import { recordReply } from '../llm/reply-record.js';
+import type { Pass, PassContext } from './pass.js';
 import { groupBy } from '../util/group-by.js';
+
+/** One parent after the deterministic rewrite, with what the model pass needs to go on from it. */
+interface Rewritten {
+  readonly parent: Parent;
+  readonly invoked: readonly InvokedContract[];
+  readonly original: string;
+  readonly edits: readonly Edit[];
+  readonly text: string;
+  readonly cleanups: readonly Cleanup[];
+  readonly replacedFile: string;
+}
 
 export const rewritePass: Pass = {
   name: 'rewrite',
-  description: 'invoke lines spliced into each touched parent by offsets; deterministic Rewrite Cleanup; post-checks',
+  description: 'invoke lines spliced into each touched parent by offsets; Rewrite Cleanup (deterministic, and with --llm a model); post-checks',
   version: 1,
   requires: ['parents', 'clusters', 'contracts', 'callSites'],
-  provides: ['rewrites'],
-  run(ir, ctx) {
+  provides: ['rewrites', 'modelReplies'],
+  async run(ir, ctx) {
     const lexicon = loadVerbLexicon();
     const contracts = new Map(ir.contracts!.map((c) => [c.id, c]));
     const verbs = new Map(ir.clusters!.map((c) => [c.id, c.verb]));
     const byParent = groupBy(ir.callSites!, (cs) => cs.parent);
-    const rewrites: RewrittenParent[] = [];
     const parents = ir.parents!.filter((p) => byParent.has(p.path));
-    parents.forEach((parent, i) => {
+    let done: Rewritten[] = parents.map((parent, i) => {
       const sites = byParent.get(parent.path)!;
       const invoked: InvokedContract[] = sites.map((cs) => {
         const contract = contracts.get(cs.contract)!;
@@ -40,40 +58,83 @@ export const rewritePass: Pass = {
       const skeleton = skeletonEdits(parent, sites, replacedFile);
       const cleanup = cleanupEdits(parent, invoked, lexicon);
       let cleanups: Cleanup[] = cleanup.cleanups;
-      let text = applyEdits(skeleton.original, [...skeleton.edits, ...cleanup.edits]);
+      let edits = [...skeleton.edits, ...cleanup.edits];
+      let text = applyEdits(skeleton.original, edits);
       let problem = postCheck(skeleton.original, text, invoked, replacedFile);
       if (problem !== null && cleanups.length > 0) {
         ctx.report(makeDiagnostic('rewrite', 'rewrite-postcheck-failed', { file: parent.file, message: `${problem}; the ${cleanups.length} cleanup edit(s) were undone` }));
         cleanups = [];
-        text = applyEdits(skeleton.original, skeleton.edits);
+        edits = skeleton.edits;
+        text = applyEdits(skeleton.original, edits);
         problem = postCheck(skeleton.original, text, invoked, replacedFile);
       }
       if (problem !== null) throw new Error(`internal: the skeleton of ${parent.file} fails its post-check: ${problem}`);
-      for (const c of cleanups) {
-        ctx.report(makeDiagnostic('rewrite', 'rewrite-cleanup', { file: parent.file, line: c.line, message: `"${c.before}" contradicts ${c.contract} (its template uses another verb); rewritten as ${c.after}` }));
-      }
-      rewrites.push({
-        parent: parent.path,
-        text,
-        callSites: sites.map((s) => s.unit),
-        cleanups,
-        replacedFile,
-        cleanedUnits: [...new Set(cleanups.map((c) => c.unit))],
-      });
-      ctx.progress(i + 1, parents.length);
+      if (!ctx.llm) ctx.progress(i + 1, parents.length);
+      return { parent, invoked, original: skeleton.original, edits, text, cleanups, replacedFile };
     });
-    return { rewrites };
+
+    let records: ModelReplyRecord[] | undefined;
+    if (ctx.llm) ({ done, records } = await withModel(done, ctx));
+
+    const rewrites: RewrittenParent[] = done.map((r) => {
+      for (const c of r.cleanups) {
+        const why = c.by === 'model' ? "the model's Rewrite Cleanup" : `it contradicts ${c.contract} (its template uses another verb)`;
+        ctx.report(makeDiagnostic('rewrite', 'rewrite-cleanup', { file: r.parent.file, line: c.line, message: `"${c.before}" rewritten as ${c.after}: ${why}` }));
+      }
+      return {
+        parent: r.parent.path,
+        text: r.text,
+        callSites: r.invoked.map((i) => i.callSite.unit),
+        cleanups: r.cleanups,
+        replacedFile: r.replacedFile,
+        cleanedUnits: [...new Set(r.cleanups.map((c) => c.unit))],
+      };
+    });
+    return { rewrites, ...(records ? { modelReplies: [...(ir.modelReplies ?? []), ...records] } : {}) };
   },
 };
 
-/** Null when the rewritten text passes, else what is wrong. */
-export function postCheck(original: string, rewritten: string, invoked: readonly InvokedContract[], replacedFile: string): string | null {
+/** One Rewrite Cleanup request per rewritten parent, all in flight at once; results in parent order. */
+async function withModel(rewritten: readonly Rewritten[], ctx: PassContext): Promise<{ done: Rewritten[]; records: ModelReplyRecord[] }> {
+  const llm = ctx.llm!;
+  let finished = 0;
+  const results = await Promise.all(rewritten.map(async (r): Promise<[Rewritten, ModelReplyRecord]> => {
+    const item = { pass: 'rewrite' as const, item: r.parent.path, file: r.parent.file, line: 1 };
+    if (r.text.length > MAX_CLEANUP_TEXT_CHARS) {
+      ctx.progress(++finished, rewritten.length);
+      return [r, recordReply(ctx, item, { outcome: 'skipped', reason: `the rewritten skill has ${r.text.length} characters (limit ${MAX_CLEANUP_TEXT_CHARS})` })];
+    }
+    const answer = await llm.ask({ prompt: CLEANUP_PROMPT, user: cleanupRequest(r.parent, r.text, r.invoked) });
+    ctx.progress(++finished, rewritten.length);
+    if (!answer.ok) return [r, recordReply(ctx, item, { outcome: 'failed', kind: answer.kind, reason: answer.message, cacheKey: answer.cacheKey })];
+    const reject = (reason: string): [Rewritten, ModelReplyRecord] => [r, recordReply(ctx, item, { outcome: 'rejected', reason, cacheKey: answer.cacheKey })];
+    const m = modelCleanupEdits(r.parent, r.original, r.edits, r.text, r.invoked, answer.reply);
+    if (!m.ok) return reject(m.reason);
+    if (m.edits.length === 0) return [r, recordReply(ctx, item, { outcome: 'accepted', reason: 'no edits', cacheKey: answer.cacheKey })];
+    const text = applyEdits(r.original, [...r.edits, ...m.edits]);
+    const problem = postCheck(r.original, text, r.invoked, r.replacedFile, true) ?? unreachableUnit(r.parent, text);
+    if (problem !== null) return reject(problem);
+    return [{ ...r, text, edits: [...r.edits, ...m.edits], cleanups: [...r.cleanups, ...m.cleanups].sort((a, b) => a.line - b.line) }, recordReply(ctx, item, { outcome: 'accepted', reason: `${m.edits.length} edit${m.edits.length === 1 ? '' : 's'}`, cacheKey: answer.cacheKey })];
+  }));
+  return { done: results.map((x) => x[0]), records: results.map((x) => x[1]) };
+}
+
+/**
+ * Null when the rewritten text passes, else what is wrong. With `extraInvokes`, invokes beyond the
+ * call-sites' own (Rewrite Cleanup by a model may bind other values) are allowed as long as they
+ * name contracts the parent invokes.
+ */
+export function postCheck(original: string, rewritten: string, invoked: readonly InvokedContract[], replacedFile: string, extraInvokes = false): string | null {
   const found = parseInvokes(rewritten);
   for (const inv of invoked) {
     const ok = found.some((f) => f.contract === inv.contract.id && sameBindings(f.bindings, inv.callSite.bindings));
     if (!ok) return `the invoke of ${inv.contract.id} for ${inv.callSite.unit} is missing`;
   }
   for (const f of found) if (!invoked.some((i) => i.contract.id === f.contract)) return `an invoke of ${f.contract}, which this parent does not call`;
+  if (!extraInvokes) {
+    // Deterministic cleanup only ever writes a call-site's own invoke.
+    for (const f of found) if (!invoked.some((i) => i.contract.id === f.contract && sameBindings(f.bindings, i.callSite.bindings))) return `an invoke of ${f.contract} with bindings no call-site has`;
+  }
   const allowed = new Set(words(original));
   for (const w of words(markerLine(invoked.length, replacedFile))) allowed.add(w);
   for (const inv of invoked) for (const w of words(`invoke ${inv.contract.id} ${inv.contract.input_schema.map((f) => f.name).join(' ')}`)) allowed.add(w);

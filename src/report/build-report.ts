@@ -3,7 +3,8 @@
  * and options give the same report. Timings are wall-clock, so they appear only when asked for
  * (--timings); without them two builds of one library are byte-identical.
  */
-import type { BuildIR, Parent } from '../ir/types.js';
+import type { BuildIR, ModelReplyRecord, Parent } from '../ir/types.js';
+import type { ModelUsage, PassUsage } from '../llm/model-service.js';
 import { countBySeverity, DIAGNOSTIC_CODES, type Diagnostic } from '../ir/diagnostics.js';
 import type { PassTiming } from '../passes/driver.js';
 import type { Pass } from '../passes/pass.js';
@@ -17,6 +18,23 @@ export interface ReportOptions {
   readonly includeTimings: boolean;
   /** Call-site, round-trip and token figures of the refactored library (emit/library.ts). */
   readonly refactor?: RefactorStats | null;
+  /** With --llm: the model service's usage counts. */
+  readonly llm?: ModelUsage | null;
+}
+
+/**
+ * Model use per pass (SPEC §3). `requests` and the item outcomes depend only on the library and the
+ * replies; `calls`, `cacheHits`, tokens and `attempts` also depend on what the cache held, so they
+ * are the only fields of report.json that differ between a first build and a rebuild.
+ */
+export interface LlmReport {
+  readonly provider: 'openai';
+  readonly model: string;
+  readonly baseURL: string | null;
+  readonly attempts: number;
+  readonly passes: readonly (PassUsage & { readonly pass: string; readonly items: Readonly<Record<ModelReplyRecord['outcome'], number>> })[];
+  /** Every item whose reply was not used as is, with the reason (also a diagnostic). */
+  readonly notAccepted: readonly ModelReplyRecord[];
 }
 
 export interface Distribution {
@@ -74,6 +92,8 @@ export interface BuildReport {
   } | null;
   /** Passes 5–7: call-sites, round trip, rewritten parents, bundle token counts. */
   readonly refactor: RefactorStats | null;
+  /** With --llm: calls, cache hits, tokens and item outcomes per model-assisted pass. */
+  readonly llm: LlmReport | null;
   readonly diagnostics: {
     readonly error: number;
     readonly warning: number;
@@ -144,6 +164,7 @@ export function buildReport(ir: BuildIR, diagnostics: readonly Diagnostic[], tim
     },
     pipeline: pipelineYield(ir),
     refactor: opts.refactor ?? null,
+    llm: opts.llm ? llmReport(opts.llm, ir.modelReplies ?? []) : null,
     diagnostics: {
       ...sev,
       byCode: [...byCode.values()].sort((a, b) => compareCodeUnits(a.code, b.code) || compareCodeUnits(a.severity, b.severity)),
@@ -152,6 +173,24 @@ export function buildReport(ir: BuildIR, diagnostics: readonly Diagnostic[], tim
       const t = timings.find((x) => x.pass === p.name);
       return { name: p.name, version: p.version, description: p.description, status: t?.status ?? 'not-run', ...(opts.includeTimings && t ? { ms: Math.round(t.ms) } : {}) };
     }),
+  };
+}
+
+const MODEL_PASSES = ['extract', 'bind', 'rewrite'] as const;
+
+function llmReport(usage: ModelUsage, records: readonly ModelReplyRecord[]): LlmReport {
+  const empty: PassUsage = { requests: 0, cacheHits: 0, calls: 0, promptTokens: 0, completionTokens: 0, failed: 0, invalid: 0 };
+  return {
+    provider: 'openai',
+    model: usage.model,
+    baseURL: usage.baseURL,
+    attempts: usage.attempts,
+    passes: MODEL_PASSES.map((pass) => {
+      const items = { accepted: 0, declined: 0, rejected: 0, failed: 0, skipped: 0 };
+      for (const r of records) if (r.pass === pass) items[r.outcome]++;
+      return { pass, ...(usage.passes[pass] ?? empty), items };
+    }),
+    notAccepted: records.filter((r) => r.outcome !== 'accepted'),
   };
 }
 
@@ -237,7 +276,7 @@ export function renderReportMarkdown(r: BuildReport): string {
   if (rf) {
     L.push('## Refactored library', '');
     L.push('| stage | input | output |', '|---|---:|---|');
-    L.push(`| bind | ${rf.candidates} candidate call-sites of ${rf.promoted} promoted contracts | ${rf.callSites} call-sites (${rf.byDetection.member} members, ${rf.byDetection.match} matched elsewhere); dropped: detect ${rf.dropped.detect}, binding ${rf.dropped.binding}, round-trip ${rf.dropped['round-trip']}, type-check ${rf.dropped['type-check']} |`);
+    L.push(`| bind | ${rf.candidates} candidate call-sites of ${rf.promoted} promoted contracts | ${rf.callSites} call-sites (${rf.byDetection.member} members, ${rf.byDetection.match} matched elsewhere); dropped: detect ${rf.dropped.detect}, binding ${rf.dropped.binding}, round-trip ${rf.dropped['round-trip']}, type-check ${rf.dropped['type-check']}, model ${rf.dropped.model} |`);
     L.push(`| rewrite | ${rf.callSites} call-sites | ${rf.rewrittenParents} parents rewritten, ${rf.promotedInvoked} contracts invoked, ${rf.cleanups} lines fixed by Rewrite Cleanup |`, '');
     L.push(`Round trip (templates instantiated with a call-site's bindings give back its action lines): ${rf.roundTrip.passed} of ${rf.roundTrip.checked} (${(rf.roundTrip.rate * 100).toFixed(1)}%); failures are dropped.`, '');
     const t = rf.tokens;
@@ -246,6 +285,19 @@ export function renderReportMarkdown(r: BuildReport): string {
     if (t.perParent.length > 0 && t.perParent.length <= 40) {
       L.push('| parent | original | skeleton | bundle |', '|---|---:|---:|---:|');
       for (const x of t.perParent) L.push(`| \`${x.parent}\` | ${x.original} | ${x.skeleton} | ${x.bundle} |`);
+      L.push('');
+    }
+  }
+  const m = r.llm;
+  if (m) {
+    L.push('## Model use', '');
+    L.push(`Model \`${m.model}\`${m.baseURL ? ` at ${m.baseURL}` : ''}; ${m.attempts} HTTP attempts (retries included). Calls, cache hits and tokens depend on the reply cache; the rest depends only on the library and the replies.`, '');
+    L.push('| pass | requests | cache hits | calls | prompt tokens | completion tokens | accepted | declined | rejected | failed | skipped |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const x of m.passes) L.push(`| ${x.pass} | ${x.requests} | ${x.cacheHits} | ${x.calls} | ${x.promptTokens} | ${x.completionTokens} | ${x.items.accepted} | ${x.items.declined} | ${x.items.rejected} | ${x.items.failed} | ${x.items.skipped} |`);
+    L.push('');
+    if (m.notAccepted.length > 0) {
+      L.push('Items whose reply was not used as is (the first 40; all are in report.json):', '');
+      for (const x of m.notAccepted.slice(0, 40)) L.push(`- ${x.pass} \`${x.item}\` (${x.file}:${x.line}): ${x.outcome}, ${x.reason}`);
       L.push('');
     }
   }

@@ -76,7 +76,7 @@ export function cleanupEdits(parent: Parent, invoked: readonly InvokedContract[]
         const call = formatInvoke(inv.contract.id, inv.callSite.bindings, inv.contract.input_schema.map((f) => f.name));
         const after = fence !== undefined || span ? call : codeSpan(call);
         edits.push({ start: unit.start + lineStart + restStart, end: unit.start + lineStart + restStart + rest.length, text: after });
-        cleanups.push({ parent: parent.path, unit: unit.id, line: unit.line + i, contract: inv.contract.id, before: rest, after: call });
+        cleanups.push({ parent: parent.path, unit: unit.id, line: unit.line + i, contract: inv.contract.id, before: rest, after: call, by: 'deterministic' });
         return;
       }
     });

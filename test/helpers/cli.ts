@@ -1,5 +1,5 @@
 /** Runs the compiled CLI (build/, made by `npm test` before vitest) as a user would. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,4 +39,20 @@ export function readTree(dir: string): Map<string, Buffer> {
   };
   walk(dir, '');
   return out;
+}
+
+/**
+ * Like `skillc`, without blocking the event loop: for tests whose CLI run talks to a server the
+ * test itself runs (a loopback model server).
+ */
+export function skillcAsync(args: readonly string[], env: Readonly<Record<string, string>> = {}, cwd = ROOT): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', CI: '1', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
 }

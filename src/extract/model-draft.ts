@@ -1,0 +1,143 @@
+/**
+ * The model's side of stage 3 (SPEC §2 pass 3, §3): the request text for one cluster, and the
+ * grounding of the reply. A reply is a hypothesis, accepted as a draft only when it is grounded in
+ * the member units:
+ * - input and output names are unique, and every `{slot}` of a template is a declared input;
+ * - each template, with its slots filled, reproduces a concrete action line in at least two member
+ *   units; templates that do not are dropped, and a reply with no grounded template is rejected;
+ * - the trigger is one non-empty line.
+ * Scripts, references and tools come from the units, never from the reply, and the side effects
+ * are the model's plus those the units' wording and authors declare (so a reply cannot leave out a
+ * declared sink). `_extraction_failed` is honoured: the cluster becomes an extraction failure,
+ * which the verifier's first gate rejects. The verifier then judges an accepted draft like any other.
+ */
+import type { ActionTemplate, Cluster, Contract, ExtractionFailure, FieldSpec, SideEffect } from '../ir/types.js';
+import type { ExtractReply, ExtractReplyField } from '../llm/prompts/extract-contract.js';
+import { actionLines, type ActionLine } from './action-lines.js';
+import { filesUsedBy, proseOf, sideEffects, type MemberUnit } from './contract.js';
+import { collapse, matchTemplate } from '../rewrite/templates.js';
+import { clip, fencedBlock } from '../llm/request-text.js';
+import { compareCodeUnits } from '../util/stable-json.js';
+
+/** Members shown to the model (the first ones in cluster order); grounding uses all of them. */
+export const MAX_MEMBERS_SHOWN = 12;
+const MAX_UNIT_CHARS = 2500;
+const MAX_CONDITIONS = 5;
+
+export function extractRequest(cluster: Cluster, members: readonly MemberUnit[], draft: Contract | ExtractionFailure): string {
+  const shown = members.slice(0, MAX_MEMBERS_SHOWN);
+  const out: string[] = [
+    `Cluster ${cluster.id}: ${members.length} passages from ${cluster.parents.length} skills; verb class "${cluster.verb}"${cluster.objects.length ? `, shared objects: ${cluster.objects.join(', ')}` : ''}.`,
+    members.length > shown.length ? `The first ${shown.length} passages are shown.` : '',
+  ];
+  shown.forEach((m, i) => {
+    out.push(`## Passage ${i + 1}: skill ${m.parent.path}, line ${m.unit.line}`, fencedBlock(clip(m.unit.text, MAX_UNIT_CHARS)));
+  });
+  out.push('## Deterministic draft');
+  if ('reason' in draft) out.push(`The deterministic extractor found no contract: ${draft.reason}`);
+  else {
+    out.push(fencedBlock(JSON.stringify({
+      trigger: draft.trigger,
+      input_schema: draft.input_schema.map(({ name, type, required, description }) => ({ name, type, required, description })),
+      output_schema: draft.output_schema.map(({ name, type, required, description }) => ({ name, type, required, description })),
+      preconditions: draft.preconditions,
+      postconditions: draft.postconditions,
+      side_effects: draft.side_effects.map(({ kind, evidence }) => ({ kind, evidence })),
+      templates: draft.templates.map((t) => t.template),
+    }, null, 1), 'json'));
+  }
+  return out.filter((s) => s !== '').join('\n\n');
+}
+
+export type GroundedDraft =
+  | { readonly kind: 'contract'; readonly contract: Contract; readonly dropped: readonly string[] }
+  | { readonly kind: 'declined'; readonly failure: ExtractionFailure }
+  | { readonly kind: 'rejected'; readonly reason: string };
+
+export function groundReply(reply: ExtractReply, cluster: Cluster, members: readonly MemberUnit[], provenance: Contract['provenance']): GroundedDraft {
+  if (reply._extraction_failed) {
+    return { kind: 'declined', failure: { cluster: cluster.id, reason: `the model declined: ${collapse(reply.reason) || 'no reason given'}` } };
+  }
+  const trigger = collapse(reply.trigger).slice(0, 200);
+  if (trigger === '') return { kind: 'rejected', reason: 'the trigger is empty' };
+  const dupe = firstDuplicate(reply.input_schema.map((f) => f.name)) ?? firstDuplicate(reply.output_schema.map((f) => f.name));
+  if (dupe !== undefined) return { kind: 'rejected', reason: `the field name ${dupe} is declared twice` };
+  const inputs = new Map(reply.input_schema.map((f) => [f.name, f]));
+
+  const lines: ActionLine[] = members.flatMap((m) => actionLines(m.unit));
+  const templates: ActionTemplate[] = [];
+  const dropped: string[] = [];
+  for (const raw of reply.templates) {
+    const template = raw.trim();
+    if (template === '') continue;
+    const named = [...template.matchAll(/\{([a-z][a-z0-9_]*)\}/g)].map((m) => m[1]!);
+    const unknown = named.find((n) => !inputs.has(n));
+    if (unknown !== undefined) return { kind: 'rejected', reason: `template \`${template}\` uses {${unknown}}, which is not an input` };
+    const slots = [...new Set(named)];
+    const t = { template, slots };
+    const required = new Set(slots.filter((s) => inputs.get(s)!.required));
+    const instances: ActionTemplate['instances'][number][] = [];
+    const seen = new Set<string>();
+    let source: ActionTemplate['source'] | undefined;
+    for (const l of lines) {
+      if (seen.has(l.unit)) continue;
+      const values = matchTemplate(t, l.text, required);
+      if (!values) continue;
+      seen.add(l.unit);
+      source ??= l.source;
+      instances.push({ unit: l.unit, line: l.line, text: l.text, bindings: values });
+    }
+    if (seen.size < 2) {
+      dropped.push(`\`${template}\` reproduces action lines in ${seen.size} member unit${seen.size === 1 ? '' : 's'}, not two`);
+      continue;
+    }
+    templates.push({ template, slots, source: source!, instances });
+  }
+  if (templates.length === 0) {
+    return { kind: 'rejected', reason: reply.templates.length === 0 ? 'the reply has no template' : `no template is grounded: ${dropped.slice(0, 2).join('; ')}` };
+  }
+
+  const shellTemplates = templates.filter((t) => t.source === 'code' && lines.some((l) => l.shell && t.instances.some((i) => i.unit === l.unit && i.line === l.line)));
+  const tools = [...new Set(shellTemplates.map((t) => t.template.split(' ')[0]!).filter((w) => /^[A-Za-z][\w.-]*$/.test(w)))].sort();
+  const { scripts, references } = filesUsedBy(members);
+  const prose = members.map((m) => proseOf(m.unit));
+  const effects = new Map<string, SideEffect>(reply.side_effects.map((s) => [s.kind, { kind: s.kind, sinks: [], evidence: `model: ${collapse(s.evidence).slice(0, 200)}` }]));
+  // What the units' wording and their authors declare is kept whatever the model says.
+  for (const s of sideEffects(members, templates, prose, shellTemplates.length > 0)) effects.set(s.kind, s);
+
+  return {
+    kind: 'contract',
+    dropped,
+    contract: {
+      id: '',
+      cluster: cluster.id,
+      trigger,
+      input_schema: reply.input_schema.map(fieldOf),
+      output_schema: reply.output_schema.map(fieldOf),
+      preconditions: conditions(reply.preconditions),
+      postconditions: conditions(reply.postconditions),
+      resources: { scripts, references, tools },
+      side_effects: [...effects.values()].sort((a, b) => compareCodeUnits(a.kind, b.kind)),
+      templates,
+      source_parents: cluster.parents,
+      provenance,
+    },
+  };
+}
+
+function fieldOf(f: ExtractReplyField): FieldSpec {
+  return { name: f.name, type: f.type, required: f.required, description: collapse(f.description).slice(0, 300) };
+}
+
+function conditions(list: readonly string[]): string[] {
+  return [...new Set(list.map((s) => collapse(s).slice(0, 300)).filter((s) => s !== ''))].slice(0, MAX_CONDITIONS);
+}
+
+function firstDuplicate(names: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (seen.has(n)) return n;
+    seen.add(n);
+  }
+  return undefined;
+}

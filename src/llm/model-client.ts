@@ -1,0 +1,124 @@
+/**
+ * The one place skillc talks to a model: a chat-completions request through the `openai` client
+ * (v6, Node 20) against any OpenAI-compatible server. It asks for structured output with the
+ * prompt's JSON Schema and, when the server refuses `json_schema` with a 400, switches to JSON
+ * mode for the rest of the build. Retries with backoff on 408/409/429/5xx and on timeouts are the
+ * client's own (it honours Retry-After); every HTTP attempt is counted through a fetch wrapper.
+ * Failures come back as a ModelCallError with a kind, never as an exception the caller must know.
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+
+export interface ModelClientOptions {
+  readonly model: string;
+  /** e.g. http://127.0.0.1:8000/v1; undefined means the client's default (api.openai.com). */
+  readonly baseURL?: string;
+  readonly apiKey: string;
+  /** Per attempt, in milliseconds. */
+  readonly timeoutMs: number;
+  /** Retries after the first attempt (429, 5xx, timeouts, connection errors). */
+  readonly maxRetries: number;
+}
+
+export interface ChatRequest {
+  readonly system: string;
+  readonly user: string;
+  readonly schemaName: string;
+  readonly schema: Readonly<Record<string, unknown>>;
+}
+
+export interface ChatReply {
+  readonly content: string;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly mode: 'json_schema' | 'json_object';
+}
+
+export type ModelErrorKind = 'auth' | 'not-found' | 'rate-limit' | 'timeout' | 'connection' | 'server' | 'bad-request' | 'refusal' | 'empty';
+
+export class ModelCallError extends Error {
+  constructor(
+    readonly kind: ModelErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export class ModelClient {
+  private readonly client: OpenAI;
+  private jsonSchemaSupported = true;
+  /** HTTP attempts made, retries included. */
+  attempts = 0;
+
+  constructor(readonly options: ModelClientOptions) {
+    const counted: typeof fetch = (input, init) => {
+      this.attempts++;
+      return fetch(input, init);
+    };
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+      timeout: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      fetch: counted,
+    });
+  }
+
+  get model(): string {
+    return this.options.model;
+  }
+
+  async chat(req: ChatRequest): Promise<ChatReply> {
+    if (this.jsonSchemaSupported) {
+      try {
+        return await this.once(req, 'json_schema');
+      } catch (e) {
+        // A server without structured output answers 400 (or 422) about response_format.
+        if (e instanceof ModelCallError && e.kind === 'bad-request' && /response_format|json_schema|schema/i.test(e.message)) this.jsonSchemaSupported = false;
+        else throw e;
+      }
+    }
+    return this.once(req, 'json_object');
+  }
+
+  private async once(req: ChatRequest, mode: ChatReply['mode']): Promise<ChatReply> {
+    const system = mode === 'json_schema' ? req.system : `${req.system}\nThe reply must be one JSON object valid against this JSON Schema:\n${JSON.stringify(req.schema)}`;
+    let res: OpenAI.Chat.Completions.ChatCompletion;
+    try {
+      res = await this.client.chat.completions.create({
+        model: this.options.model,
+        temperature: 0,
+        seed: 1,
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: req.user },
+        ],
+        response_format: mode === 'json_schema' ? { type: 'json_schema', json_schema: { name: req.schemaName, strict: true, schema: req.schema as Record<string, unknown> } } : { type: 'json_object' },
+      });
+    } catch (e) {
+      throw classify(e);
+    }
+    const choice = res.choices?.[0];
+    const message = choice?.message;
+    if (message?.refusal) throw new ModelCallError('refusal', `the model refused: ${message.refusal}`);
+    const content = message?.content;
+    if (typeof content !== 'string' || content.trim() === '') throw new ModelCallError('empty', `empty reply (finish_reason ${choice?.finish_reason ?? 'none'})`);
+    return { content, promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: res.usage?.completion_tokens ?? 0, mode };
+  }
+}
+
+function classify(e: unknown): ModelCallError {
+  if (e instanceof APIConnectionTimeoutError) return new ModelCallError('timeout', 'the request timed out (after retries)');
+  if (e instanceof APIConnectionError) return new ModelCallError('connection', `cannot reach the model server: ${e.message}`);
+  if (e instanceof APIError) {
+    const status = e.status;
+    const detail = `HTTP ${status ?? '?'}: ${e.message}`;
+    if (status === 401 || status === 403) return new ModelCallError('auth', detail, status);
+    if (status === 404) return new ModelCallError('not-found', detail, status);
+    if (status === 429) return new ModelCallError('rate-limit', `${detail} (after retries)`, status);
+    if (status !== undefined && status >= 500) return new ModelCallError('server', `${detail} (after retries)`, status);
+    return new ModelCallError('bad-request', detail, status);
+  }
+  return new ModelCallError('connection', e instanceof Error ? e.message : String(e));
+}

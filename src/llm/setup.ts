@@ -1,0 +1,48 @@
+/**
+ * From command-line options to a model service (SPEC §3): `--llm openai`, `--llm-base-url`
+ * (default $OPENAI_BASE_URL, else the OpenAI API), `--model` (default gpt-4o-mini), the key from
+ * OPENAI_API_KEY. A local OpenAI-compatible server usually needs no key, so a placeholder is sent
+ * when a base URL is given without one; the OpenAI API itself without a key is a usage error.
+ */
+import path from 'node:path';
+import { ModelClient } from './model-client.js';
+import { createModelService, type ModelService } from './model-service.js';
+import { ReplyCache } from './reply-cache.js';
+
+export const DEFAULT_MODEL = 'gpt-4o-mini';
+export const DEFAULT_CACHE_DIR = '.skillc-cache';
+
+export interface LlmOptions {
+  readonly llm: 'none' | 'openai';
+  readonly baseURL?: string;
+  readonly model?: string;
+  /** Concurrent requests. */
+  readonly concurrency?: number;
+  /** Per attempt, in seconds. */
+  readonly timeoutSeconds?: number;
+  readonly retries?: number;
+  /** Reply cache folder, or false for none. */
+  readonly cacheDir?: string | false;
+}
+
+export class LlmSetupError extends Error {}
+
+export function modelServiceFrom(opts: LlmOptions, env: NodeJS.ProcessEnv = process.env): ModelService | undefined {
+  if (opts.llm === 'none') return undefined;
+  const baseURL = opts.baseURL ?? (env.OPENAI_BASE_URL || undefined);
+  let apiKey = env.OPENAI_API_KEY;
+  if (!apiKey) {
+    if (baseURL === undefined) throw new LlmSetupError('--llm openai needs OPENAI_API_KEY in the environment, or --llm-base-url for a local OpenAI-compatible server');
+    apiKey = 'not-needed';
+  }
+  if (baseURL !== undefined && !/^https?:\/\//.test(baseURL)) throw new LlmSetupError(`--llm-base-url must be an http(s) URL, got "${baseURL}"`);
+  const client = new ModelClient({
+    model: opts.model ?? DEFAULT_MODEL,
+    ...(baseURL !== undefined ? { baseURL } : {}),
+    apiKey,
+    timeoutMs: Math.round((opts.timeoutSeconds ?? 60) * 1000),
+    maxRetries: opts.retries ?? 3,
+  });
+  const cacheDir = opts.cacheDir === false ? null : path.resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR);
+  return createModelService(client, new ReplyCache(cacheDir), opts.concurrency ?? 4);
+}
