@@ -106,6 +106,12 @@ export function createModelService(client: ChatClient, cache: ReplyCache, concur
         await acquire();
         let reply: ChatReply;
         try {
+          // A request that waited for a slot may find that an earlier one hit a fatal error.
+          const late = fatal as ModelCallError | undefined;
+          if (late) {
+            u.failed++;
+            return { ok: false, kind: 'failed', message: late.message, cacheKey: key };
+          }
           u.calls++;
           reply = await client.chat({ system: prompt.system, user, schemaName: prompt.name, schema: prompt.schema });
         } catch (e) {

@@ -16,7 +16,7 @@ function run(example: string) {
   const text = `# Transport\n\n## Place the object\n\n1. move laptop 1 to desk 1\n\n## Example\n\n${example}`;
   const parent = parentOf('t', text);
   const unit = parent.units.find((u) => u.heading === 'Place the object')!;
-  const callSite: CallSite = { unit: unit.id, parent: 't', file: 't/SKILL.md', line: unit.line, contract: contract.id, detection: 'member', bindings: { object: 'laptop 1', target: 'desk 1' }, actions: [], invoke: '' };
+  const callSite: CallSite = { unit: unit.id, parent: 't', file: 't/SKILL.md', line: unit.line, contract: contract.id, detection: 'member', bindings: { object: 'laptop 1', target: 'desk 1' }, actions: [], invoke: '', binder: 'deterministic' };
   const invoked: InvokedContract[] = [{ callSite, contract, verb: 'put' }];
   const r = cleanupEdits(parent, invoked, lexicon);
   return { ...r, text: applyEdits(parentText(parent), r.edits) };

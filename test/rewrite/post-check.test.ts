@@ -5,7 +5,7 @@ import type { CallSite } from '../../src/ir/types.js';
 import { contractOf } from '../helpers/skill.js';
 
 const contract = contractOf('install-dependencies', ['pip install {package}']);
-const callSite: CallSite = { unit: 'a#1', parent: 'a', file: 'a/SKILL.md', line: 3, contract: contract.id, detection: 'member', bindings: { package: 'pandas' }, actions: [], invoke: 'invoke(install-dependencies, {package="pandas"})' };
+const callSite: CallSite = { unit: 'a#1', parent: 'a', file: 'a/SKILL.md', line: 3, contract: contract.id, detection: 'member', bindings: { package: 'pandas' }, actions: [], invoke: 'invoke(install-dependencies, {package="pandas"})', binder: 'deterministic' };
 const invoked = [{ callSite, contract, verb: 'install' }];
 const original = '# A\n\n## Setup\n\npip install pandas\n';
 

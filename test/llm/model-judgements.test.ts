@@ -1,0 +1,140 @@
+/**
+ * The deterministic checks that stand between a model reply and the build, on small hand-made
+ * inputs: grounding a contract reply in member units, judging a Binding Extraction answer, and
+ * turning Rewrite Cleanup edits into offset edits of the original text.
+ */
+import { describe, expect, it } from 'vitest';
+import { groundReply } from '../../src/extract/model-draft.js';
+import { judgeBinding, type BindCandidate } from '../../src/bind/model-bindings.js';
+import { alignedBindings, checkBindings, detectUnit } from '../../src/bind/call-site.js';
+import { actionLines } from '../../src/extract/action-lines.js';
+import { modelCleanupEdits, unreachableUnit } from '../../src/rewrite/model-cleanup.js';
+import { skeletonEdits } from '../../src/rewrite/rewrite-parent.js';
+import { applyEdits } from '../../src/rewrite/splice.js';
+import type { ExtractReply } from '../../src/llm/prompts/extract-contract.js';
+import type { CallSite, Cluster } from '../../src/ir/types.js';
+import type { InvokedContract } from '../../src/rewrite/cleanup.js';
+import { contractOf, parentOf } from '../helpers/skill.js';
+
+const a = parentOf('a', '# A\n\n## Install\n\n```bash\npip install pandas\n```\n');
+const b = parentOf('b', '# B\n\n## Install\n\n```bash\npip install numpy\n```\n');
+const members = [a, b].map((p) => ({ parent: p, unit: p.units.find((u) => u.heading === 'Install')! }));
+const cluster: Cluster = { id: 'c-1', units: members.map((m) => m.unit.id), parents: ['a', 'b'], verb: 'install', objects: [], minLinkCosine: 1 };
+const provenance = { method: 'model', version: 1, model: 'm', cacheKey: 'k' } as const;
+
+function reply(over: Partial<ExtractReply> = {}): ExtractReply {
+  return {
+    _extraction_failed: false, reason: '', id: 'install-package', trigger: 'Install a Python package', rationale: '',
+    input_schema: [{ name: 'package', type: 'string', required: true, description: 'the package' }],
+    output_schema: [], preconditions: [], postconditions: [], side_effects: [],
+    templates: ['pip install {package}'],
+    ...over,
+  };
+}
+
+describe('grounding a model contract', () => {
+  it('accepts a template that reproduces lines of two members, with instances and bindings', () => {
+    const g = groundReply(reply(), cluster, members, provenance);
+    expect(g.kind).toBe('contract');
+    if (g.kind !== 'contract') return;
+    expect(g.contract.templates[0]!.instances.map((i) => i.bindings['package'])).toEqual(['pandas', 'numpy']);
+    expect(g.contract.provenance).toEqual(provenance);
+    // Tools and side effects come from the units, not the reply.
+    expect(g.contract.resources.tools).toEqual(['pip']);
+    expect(g.contract.side_effects.map((s) => s.kind)).toContain('subprocess');
+  });
+
+  it('drops a template grounded in one member and rejects a reply with none grounded', () => {
+    const one = groundReply(reply({ templates: ['pip install {package}', 'pip install pandas --user {package}'] }), cluster, members, provenance);
+    expect(one.kind === 'contract' && one.dropped).toHaveLength(1);
+    const none = groundReply(reply({ templates: ['conda install {package}'] }), cluster, members, provenance);
+    expect(none).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/no template is grounded/) });
+  });
+
+  it('rejects an unknown slot, a duplicate field and an empty trigger; honours _extraction_failed', () => {
+    expect(groundReply(reply({ templates: ['pip install {pkg}'] }), cluster, members, provenance)).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/\{pkg\}, which is not an input/) });
+    const dup = reply({ input_schema: [reply().input_schema[0]!, reply().input_schema[0]!] });
+    expect(groundReply(dup, cluster, members, provenance)).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/declared twice/) });
+    expect(groundReply(reply({ trigger: '  ' }), cluster, members, provenance)).toMatchObject({ kind: 'rejected' });
+    expect(groundReply(reply({ _extraction_failed: true, reason: 'different tools' }), cluster, members, provenance)).toMatchObject({ kind: 'declined', failure: { cluster: 'c-1', reason: 'the model declined: different tools' } });
+  });
+});
+
+describe('judging a Binding Extraction answer', () => {
+  const k = contractOf('copy-file', ['cp {source} {target}']);
+  const p = parentOf('p', '# P\n\n## Copy\n\nCopy the report:\n\n```bash\ncp report.txt backup/report.txt\n```\n');
+  const unit = p.units.find((u) => u.heading === 'Copy')!;
+  const d = detectUnit(k, p, unit, actionLines(unit));
+  if (!d.ok) throw new Error('fixture does not match');
+  const c: BindCandidate = { contract: k, unit, matched: d.matched, deterministic: checkBindings(k, unit, d.matched, alignedBindings(d.matched)) };
+  const answer = (bindings: { name: string; value: string }[], should_invoke = true) => ({ candidate: '1', should_invoke, confidence: 'high' as const, bindings, rationale: 'r' });
+
+  it('accepts bindings that are substrings of the unit and round-trip', () => {
+    const j = judgeBinding(c, answer([{ name: 'source', value: 'report.txt' }, { name: 'target', value: 'backup/report.txt' }]));
+    expect(j).toMatchObject({ kind: 'accepted', check: { bindings: { source: 'report.txt', target: 'backup/report.txt' } } });
+  });
+
+  it('completes left-out inputs from the aligner', () => {
+    expect(judgeBinding(c, answer([{ name: 'source', value: 'report.txt' }]))).toMatchObject({ kind: 'accepted' });
+  });
+
+  it('rejects values not in the unit, unknown inputs, repeats and bindings that break the round trip', () => {
+    expect(judgeBinding(c, answer([{ name: 'source', value: 'notes.md' }]))).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/does not occur in the unit/) });
+    expect(judgeBinding(c, answer([{ name: 'mode', value: 'cp' }]))).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/not an input/) });
+    expect(judgeBinding(c, answer([{ name: 'source', value: 'report.txt' }, { name: 'source', value: 'report.txt' }]))).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/bound twice/) });
+    // "the report" occurs in the unit, but the template with it does not give back the line.
+    expect(judgeBinding(c, answer([{ name: 'source', value: 'the report' }]))).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/^round-trip/) });
+    expect(judgeBinding(c, undefined)).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/does not answer/) });
+  });
+
+  it('should_invoke false is a decline', () => {
+    expect(judgeBinding(c, answer([], false))).toMatchObject({ kind: 'declined' });
+  });
+});
+
+describe('Rewrite Cleanup edits from a model', () => {
+  const k = contractOf('place-object', ['move {object} to {target}']);
+  const text = '---\nname: t\n---\n# T\n\n## Place\n\n1. move laptop 1 to desk 1\n\n## Example\n\nput laptop 1 in/on desk 1\nthen look around\n';
+  const p = parentOf('t', text);
+  const unit = p.units.find((u) => u.heading === 'Place')!;
+  const cs: CallSite = { unit: unit.id, parent: 't', file: 't/SKILL.md', line: unit.line, contract: k.id, detection: 'member', bindings: { object: 'laptop 1', target: 'desk 1' }, actions: [], invoke: 'invoke(place-object, {object="laptop 1", target="desk 1"})', binder: 'deterministic' };
+  const invoked: InvokedContract[] = [{ callSite: cs, contract: k, verb: 'put' }];
+  const sk = skeletonEdits(p, [cs], 'SKILL.replaced.md');
+  const rewritten = applyEdits(sk.original, sk.edits);
+  const lineNo = (needle: string) => rewritten.split('\n').findIndex((l) => l.includes(needle)) + 1;
+  const run = (edits: { line: number; find: string; replace: string }[]) => modelCleanupEdits(p, sk.original, sk.edits, rewritten, invoked, { edits: edits.map((e) => ({ ...e, rationale: '' })) });
+  const call = 'invoke(place-object, {object="laptop 1", target="desk 1"})';
+
+  it('maps an edit on the rewritten text back to the original offsets, as a code span in prose', () => {
+    const r = run([{ line: lineNo('put laptop'), find: 'put laptop 1 in/on desk 1', replace: call }]);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const out = applyEdits(sk.original, [...sk.edits, ...r.edits]);
+    expect(out).toContain(`## Example\n\n\`${call}\`\nthen look around\n`);
+    expect(r.cleanups[0]).toMatchObject({ unit: p.units.find((u) => u.heading === 'Example')!.id, line: 12, by: 'model', before: 'put laptop 1 in/on desk 1' });
+  });
+
+  it('finds the text one line off the stated line', () => {
+    expect(run([{ line: lineNo('put laptop') + 1, find: 'put laptop 1 in/on desk 1', replace: call }]).ok).toBe(true);
+  });
+
+  it('rejects edits of headings, the frontmatter, skillc\'s own lines, and bad invokes', () => {
+    const bad: [{ line: number; find: string; replace: string }, RegExp][] = [
+      [{ line: lineNo('## Example'), find: 'Example', replace: call }, /changes a heading/],
+      [{ line: 2, find: 'name: t', replace: call }, /frontmatter/],
+      [{ line: lineNo('`invoke('), find: call, replace: call }, /text skillc wrote/],
+      [{ line: lineNo('put laptop'), find: 'put laptop 1 in/on desk 1', replace: 'invoke(other-thing, {object="laptop 1"})' }, /does not call/],
+      [{ line: lineNo('put laptop'), find: 'put laptop 1 in/on desk 1', replace: 'invoke(place-object, {object="laptop 1"})' }, /required input target/],
+      [{ line: lineNo('put laptop'), find: 'put laptop 1 in/on desk 1', replace: "invoke(place-object, {object='laptop 1'})" }, /no well-formed invoke/],
+      [{ line: lineNo('put laptop'), find: 'put laptop 9', replace: call }, /not on that line/],
+    ];
+    for (const [edit, why] of bad) expect(run([edit]), edit.find).toMatchObject({ ok: false, reason: expect.stringMatching(why) });
+    const twice = { line: lineNo('put laptop'), find: 'put laptop 1 in/on desk 1', replace: call };
+    expect(run([twice, twice])).toMatchObject({ ok: false, reason: expect.stringMatching(/overlaps/) });
+  });
+
+  it('reports a heading that went missing', () => {
+    expect(unreachableUnit(p, rewritten)).toBeNull();
+    expect(unreachableUnit(p, rewritten.replace('## Example', '## Sample'))).toMatch(/"## Example" \(line 10\) is gone/);
+  });
+});
