@@ -2,7 +2,8 @@
  * The model's side of stage 3 (SPEC §2 pass 3, §3): the request text for one cluster, and the
  * grounding of the reply. A reply is a hypothesis, accepted as a draft only when it is grounded in
  * the member units:
- * - input and output names are unique, and every `{slot}` of a template is a declared input;
+ * - input and output names are unique; a template's slots are its `{name}` holes that name an
+ *   input (other braces are literal text, as in the deterministic templates);
  * - each template, with its slots filled, reproduces a concrete action line in at least two member
  *   units; templates that do not are dropped, and a reply with no grounded template is rejected;
  * - the trigger is one non-empty line.
@@ -70,10 +71,9 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
   for (const raw of reply.templates) {
     const template = raw.trim();
     if (template === '') continue;
-    const named = [...template.matchAll(/\{([a-z][a-z0-9_]*)\}/g)].map((m) => m[1]!);
-    const unknown = named.find((n) => !inputs.has(n));
-    if (unknown !== undefined) return { kind: 'rejected', reason: `template \`${template}\` uses {${unknown}}, which is not an input` };
-    const slots = [...new Set(named)];
+    // Only `{name}` holes naming an input are slots; other braces are text of the line itself
+    // (skills write placeholders such as `go to {receptacle}`), so they must occur literally.
+    const slots = [...new Set([...template.matchAll(/\{([A-Za-z_]\w*)\}/g)].map((m) => m[1]!).filter((n) => inputs.has(n)))];
     const t = { template, slots };
     const required = new Set(slots.filter((s) => inputs.get(s)!.required));
     const instances: ActionTemplate['instances'][number][] = [];

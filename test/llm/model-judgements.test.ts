@@ -51,8 +51,9 @@ describe('grounding a model contract', () => {
     expect(none).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/no template is grounded/) });
   });
 
-  it('rejects an unknown slot, a duplicate field and an empty trigger; honours _extraction_failed', () => {
-    expect(groundReply(reply({ templates: ['pip install {pkg}'] }), cluster, members, provenance)).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/\{pkg\}, which is not an input/) });
+  it('rejects a hole naming no input (literal, ungrounded), a duplicate field and an empty trigger; honours _extraction_failed', () => {
+    // {pkg} names no input, so it is literal text, which no member line contains.
+    expect(groundReply(reply({ templates: ['pip install {pkg}'] }), cluster, members, provenance)).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/no template is grounded/) });
     const dup = reply({ input_schema: [reply().input_schema[0]!, reply().input_schema[0]!] });
     expect(groundReply(dup, cluster, members, provenance)).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/declared twice/) });
     expect(groundReply(reply({ trigger: '  ' }), cluster, members, provenance)).toMatchObject({ kind: 'rejected' });
