@@ -6,19 +6,25 @@
  * fresh reply cache: a cold build, an unchanged rebuild, and a rebuild after one word of one
  * skill's SKILL.md changed (in a copy of the library).
  *
- *   node build/bench/llm-calls.js [library] [--skill <folder to change>]
+ *   node build/bench/llm-calls.js [library] [--skill <folder to change>] [--responder echo|chaos] [--once]
+ *
+ * `--once` stops after the cold build (for large libraries).
+ *
+ * `--responder chaos` answers with malformed JSON, 400s, schema violations and bad bindings and
+ * edits (bench/openai-server.ts): the build must complete with every item accounted for.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildCommand } from '../src/cli/build-command.js';
-import { startOpenAIServer } from './openai-server.js';
+import { chaosResponder, echoResponder, startOpenAIServer } from './openai-server.js';
 
 const args = process.argv.slice(2);
 const library = path.resolve(args.find((a) => !a.startsWith('--')) ?? '/tmp/skills500');
 const skillArg = args.indexOf('--skill') >= 0 ? args[args.indexOf('--skill') + 1] : undefined;
 
-const server = await startOpenAIServer();
+const responder = args.indexOf('--responder') >= 0 ? args[args.indexOf('--responder') + 1] : 'echo';
+const server = await startOpenAIServer(responder === 'chaos' ? chaosResponder : echoResponder);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'skillc-llm-calls-'));
 const lib = path.join(work, 'library');
 fs.cpSync(library, lib, { recursive: true });
@@ -58,6 +64,13 @@ function show(r: Run): void {
 
 const cold = await run('cold');
 show(cold);
+const items = (r: Run) => r.report.llm.passes.map((p) => `${p.pass} ${Object.entries(p.items).map(([k, v]) => `${k} ${v}`).join(', ')}`).join('; ');
+if (args.includes('--once')) {
+  console.log(`items (cold): ${items(cold)}`);
+  await server.close();
+  fs.rmSync(work, { recursive: true, force: true });
+  process.exit(0);
+}
 show(await run('unchanged'));
 const skills = fs.readdirSync(lib, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('SKILL.md')).sort();
 const target = skillArg ? path.join(skillArg, 'SKILL.md') : skills.find((f) => f.split(path.sep).length > 1)!;
@@ -68,6 +81,6 @@ fs.writeFileSync(file, text.replace(/\s*$/, ' (edited)\n'));
 const changed = await run('one-skill-changed');
 show(changed);
 console.log(`changed: ${target}`);
-console.log(`items (cold): ${cold.report.llm.passes.map((p) => `${p.pass} ${Object.entries(p.items).map(([k, v]) => `${k} ${v}`).join(', ')}`).join('; ')}`);
+console.log(`items (cold): ${items(cold)}`);
 await server.close();
 fs.rmSync(work, { recursive: true, force: true });

@@ -144,3 +144,28 @@ export function echoReply(body: ChatBody): Record<string, unknown> {
       return { edits: [] };
   }
 }
+
+/**
+ * A misbehaving model for robustness runs, deterministic by request number: malformed JSON, a 400,
+ * a schema violation, bindings that are not in the unit, Rewrite Cleanup edits aimed at the first
+ * lines of the skill (frontmatter, marker), or otherwise the echo reply.
+ */
+export const chaosResponder: Handler = (body, index) => {
+  const reply = echoReply(body);
+  switch (index % 6) {
+    case 0:
+      return { kind: 'content', content: '{"call_sites": [' };
+    case 1:
+      return { kind: 'status', status: 400, message: 'bad request' };
+    case 2:
+      return { kind: 'content', content: JSON.stringify({ unexpected: true }) };
+    case 3: {
+      if (Array.isArray(reply['call_sites'])) reply['call_sites'] = (reply['call_sites'] as { bindings: { name: string }[] }[]).map((c) => ({ ...c, bindings: c.bindings.map((b) => ({ name: b.name, value: 'not in the unit' })) }));
+      if (Array.isArray(reply['edits'])) reply['edits'] = [1, 2, 3, 4, 5].map((line) => ({ line, find: '-', replace: 'invoke(x, {})', rationale: 'chaos' }));
+      if (Array.isArray(reply['templates'])) reply['templates'] = ['{a} {b}'];
+      return { kind: 'content', content: JSON.stringify(reply) };
+    }
+    default:
+      return { kind: 'content', content: JSON.stringify(reply) };
+  }
+};

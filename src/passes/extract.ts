@@ -6,7 +6,7 @@
  * keeps the deterministic draft with a diagnostic. Ids are kebab-case from the trigger, unique
  * across the build: a collision takes the suffix -2, -3 … in cluster order (largest cluster first).
  */
-import type { Contract, ExtractionFailure, ModelReplyRecord, Parent, Unit } from '../ir/types.js';
+import type { Cluster, Contract, ExtractionFailure, ModelReplyRecord, Parent, Unit } from '../ir/types.js';
 import { extractContract, type MemberUnit } from '../extract/contract.js';
 import { extractRequest, groundReply } from '../extract/model-draft.js';
 import { EXTRACT_PROMPT } from '../llm/prompts/extract-contract.js';
@@ -24,13 +24,13 @@ export const extractPass: Pass = {
     const index = unitIndex(ir.parents!);
     const clusters = ir.clusters!;
     const members = clusters.map((cluster) => cluster.units.map((id): MemberUnit => index.get(id)!));
-    let drafts: (Omit<Contract, 'id'> | ExtractionFailure)[] = clusters.map((cluster, i) => {
+    let drafts: (Contract | ExtractionFailure)[] = clusters.map((cluster, i) => {
       const d = extractContract(cluster, members[i]!);
       if (!ctx.llm) ctx.progress(i + 1, clusters.length);
       return d;
     });
     let records: ModelReplyRecord[] | undefined;
-    if (ctx.llm) ({ drafts, records } = await withModel(ir.clusters!, members, drafts, ctx));
+    if (ctx.llm) ({ drafts, records } = await withModel(clusters, members, drafts, ctx));
 
     const contracts: Contract[] = [];
     const failures: ExtractionFailure[] = [];
@@ -51,15 +51,15 @@ export const extractPass: Pass = {
 };
 
 /** One request per cluster, all in flight at once (the service bounds concurrency); results in cluster order. */
-async function withModel(clusters: NonNullable<import('../ir/types.js').BuildIR['clusters']>, members: readonly MemberUnit[][], drafts: readonly (Omit<Contract, 'id'> | ExtractionFailure)[], ctx: PassContext) {
+async function withModel(clusters: readonly Cluster[], members: readonly MemberUnit[][], drafts: readonly (Contract | ExtractionFailure)[], ctx: PassContext): Promise<{ drafts: (Contract | ExtractionFailure)[]; records: ModelReplyRecord[] }> {
   const llm = ctx.llm!;
   let done = 0;
-  const results = await Promise.all(clusters.map(async (cluster, i) => {
+  const results = await Promise.all(clusters.map(async (cluster, i): Promise<{ draft: Contract | ExtractionFailure; record: ModelReplyRecord }> => {
     const ms = members[i]!;
     const draft = drafts[i]!;
     const first = ms[0]!;
     const item = { pass: 'extract' as const, item: `cluster ${cluster.id}`, file: first.parent.file, line: first.unit.line };
-    const answer = await llm.ask({ prompt: EXTRACT_PROMPT, user: extractRequest(cluster, ms, draft as Contract | ExtractionFailure) });
+    const answer = await llm.ask({ prompt: EXTRACT_PROMPT, user: extractRequest(cluster, ms, draft) });
     ctx.progress(++done, clusters.length);
     if (!answer.ok) return { draft, record: recordReply(ctx, item, { outcome: 'failed', kind: answer.kind, reason: answer.message, cacheKey: answer.cacheKey }) };
     const g = groundReply(answer.reply, cluster, ms, { method: 'model', version: EXTRACT_PROMPT.version, model: llm.model, cacheKey: answer.cacheKey });
