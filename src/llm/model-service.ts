@@ -3,7 +3,9 @@
  * as JSON and validated against the prompt's schema, or says why there is none. Behind it: the
  * reply cache, a bound on concurrent requests, the client's timeouts and retries, and per-pass
  * usage counts for the report. After an authentication or not-found error (a wrong key, URL or
- * model name) every later request fails at once with the same message instead of calling again.
+ * model name), or after UNREACHABLE_LIMIT requests in a row that timed out or could not connect
+ * even with retries (a dead or hanging server), every later request fails at once with that
+ * message instead of calling again: a build against a dead server ends in seconds, not hours.
  * The passes stay deterministic functions of the IR and the replies: concurrency only changes
  * when a reply arrives, and callers order results by their input.
  */
@@ -11,6 +13,9 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { PromptSpec } from './prompt.js';
 import { ModelCallError, type ChatReply, type ChatRequest } from './model-client.js';
 import { cacheKey, type ReplyCache } from './reply-cache.js';
+
+/** Requests in a row that time out or cannot connect (after their retries) before the server is given up. */
+export const UNREACHABLE_LIMIT = 3;
 
 export interface ModelAsk<R> {
   readonly prompt: PromptSpec<R>;
@@ -62,6 +67,7 @@ export function createModelService(client: ChatClient, cache: ReplyCache, concur
   const validators = new Map<string, ValidateFunction>();
   const passes: Record<string, PassUsage> = {};
   let fatal: ModelCallError | undefined;
+  let unreachableInARow = 0;
   let active = 0;
   const waiting: (() => void)[] = [];
 
@@ -118,10 +124,14 @@ export function createModelService(client: ChatClient, cache: ReplyCache, concur
           u.failed++;
           const err = e instanceof ModelCallError ? e : new ModelCallError('connection', e instanceof Error ? e.message : String(e));
           if (err.kind === 'auth' || err.kind === 'not-found') fatal ??= err;
+          if (err.kind === 'timeout' || err.kind === 'connection') {
+            if (++unreachableInARow >= UNREACHABLE_LIMIT) fatal ??= new ModelCallError(err.kind, `${err.message}; ${unreachableInARow} requests in a row failed this way, so no more are sent`);
+          }
           return { ok: false, kind: 'failed', message: err.message, cacheKey: key };
         } finally {
           release();
         }
+        unreachableInARow = 0;
         u.promptTokens += reply.promptTokens;
         u.completionTokens += reply.completionTokens;
         content = reply.content;

@@ -111,6 +111,17 @@ describe('model service over the real openai client', () => {
     expect(Date.now() - t0).toBeLessThan(5000);
   });
 
+  it('gives up on a server after three requests in a row time out', async () => {
+    server.setHandler(() => ({ kind: 'hang' }));
+    const before = server.requests.length;
+    const s = service({ timeoutMs: 100, retries: 0, cache: false, concurrency: 1 });
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await ask(s, `dead ${i}`));
+    expect(answers.every((a) => !a.ok && a.kind === 'failed')).toBe(true);
+    expect(server.requests.length - before).toBe(3);
+    expect(!answers[5]!.ok && answers[5]!.message).toMatch(/3 requests in a row failed this way, so no more are sent/);
+  });
+
   it('stops calling after an authentication error', async () => {
     server.setHandler(() => ({ kind: 'status', status: 401, message: 'bad key' }));
     const before = server.requests.length;
