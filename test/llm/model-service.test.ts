@@ -12,6 +12,7 @@ import { ReplyCache } from '../../src/llm/reply-cache.js';
 import { CLEANUP_PROMPT } from '../../src/llm/prompts/rewrite-cleanup.js';
 import { startOpenAIServer, type OpenAIServer } from '../../bench/openai-server.js';
 import { scratchDir } from '../helpers/tmp.js';
+import { validateAgainst } from '../../src/schema/validate.js';
 
 let server: OpenAIServer;
 beforeAll(async () => {
@@ -166,7 +167,9 @@ describe('model service over the real openai client', () => {
     const a = await ask(service(), 'layout');
     expect(a.ok).toBe(true);
     const file = path.join(cacheRoot, 'llm', a.cacheKey.slice(0, 2), `${a.cacheKey}.json`);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ key: a.cacheKey, model: 'test-model', content: EMPTY });
+    const entry: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(entry).toMatchObject({ key: a.cacheKey, model: 'test-model', content: EMPTY, prompt: `${CLEANUP_PROMPT.name}@${CLEANUP_PROMPT.version}` });
+    expect(validateAgainst('llm-cache-entry', entry).errors).toEqual([]);
     expect(fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });

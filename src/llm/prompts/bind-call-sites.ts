@@ -37,7 +37,7 @@ export const BIND_PROMPT: PromptSpec<BindReply> = {
       items: strictObject({
         candidate: str,
         should_invoke: bool,
-        confidence: { enum: ['low', 'medium', 'high'] },
+        confidence: { type: 'string', enum: ['low', 'medium', 'high'] },
         bindings: { type: 'array', items: strictObject({ name: str, value: str }) },
         rationale: str,
       }),

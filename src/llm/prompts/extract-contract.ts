@@ -5,11 +5,13 @@
  * Whatever it returns is a hypothesis: extract/model-draft.ts grounds it in the units and the
  * verifier decides.
  */
+import type { FieldType, SideEffectKind } from '../../ir/types.js';
 import type { PromptSpec } from '../prompt.js';
 import { bool, str, strictObject, strList } from '../prompt.js';
 
-export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'file', 'json', 'table', 'image', 'document', 'list', 'enum', 'object'] as const;
-export const SIDE_EFFECT_KINDS = ['filesystem', 'network', 'subprocess', 'user-visible'] as const;
+/** The closed sets of the contract IR (SPEC §4), as the reply schema lists them. */
+export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'file', 'json', 'table', 'image', 'document', 'list', 'enum', 'object'] as const satisfies readonly FieldType[];
+export const SIDE_EFFECT_KINDS = ['filesystem', 'network', 'subprocess', 'user-visible'] as const satisfies readonly SideEffectKind[];
 
 export interface ExtractReplyField {
   readonly name: string;
@@ -32,7 +34,7 @@ export interface ExtractReply {
   readonly rationale: string;
 }
 
-const field = strictObject({ name: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,39}$' }, type: { enum: [...FIELD_TYPES] }, required: bool, description: str });
+const field = strictObject({ name: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,39}$' }, type: { type: 'string', enum: [...FIELD_TYPES] }, required: bool, description: str });
 
 export const EXTRACT_PROMPT: PromptSpec<ExtractReply> = {
   name: 'skillc_extract_contract',
@@ -56,7 +58,7 @@ export const EXTRACT_PROMPT: PromptSpec<ExtractReply> = {
     output_schema: { type: 'array', items: field },
     preconditions: strList,
     postconditions: strList,
-    side_effects: { type: 'array', items: strictObject({ kind: { enum: [...SIDE_EFFECT_KINDS] }, evidence: str }) },
+    side_effects: { type: 'array', items: strictObject({ kind: { type: 'string', enum: [...SIDE_EFFECT_KINDS] }, evidence: str }) },
     templates: strList,
     rationale: str,
   }),
