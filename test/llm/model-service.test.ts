@@ -135,6 +135,17 @@ describe('model service over the real openai client', () => {
     expect(s.usage().passes['rewrite']).toMatchObject({ requests: 2, calls: 1, failed: 2 });
   });
 
+  it('stops calling after 404 (unknown model), without retrying it', async () => {
+    server.setHandler(() => ({ kind: 'status', status: 404, message: 'The model `nope` does not exist' }));
+    const before = server.requests.length;
+    const s = service({ concurrency: 1 });
+    const a = await ask(s, '404 1');
+    const b = await ask(s, '404 2');
+    expect(!a.ok && a.message).toMatch(/404.*does not exist/);
+    expect(!b.ok && b.kind).toBe('failed');
+    expect(server.requests.length - before).toBe(1);
+  });
+
   it('falls back to JSON mode when the server refuses json_schema', async () => {
     server.setHandler((body) => (body.response_format?.type === 'json_schema' ? { kind: 'status', status: 400, message: "response_format type 'json_schema' is not supported" } : { kind: 'content', content: EMPTY }));
     const before = server.requests.length;
