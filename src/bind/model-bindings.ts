@@ -12,7 +12,7 @@ import type { Contract, Parent, Unit } from '../ir/types.js';
 import type { BindReplyItem } from '../llm/prompts/bind-call-sites.js';
 import { alignedBindings, checkBindings, type BindingCheck, type MatchedLine } from './call-site.js';
 import { collapse } from '../rewrite/templates.js';
-import { clip, fencedBlock } from '../llm/request-text.js';
+import { clip, contractSummary, fencedBlock } from '../llm/request-text.js';
 
 const MAX_UNIT_CHARS = 3000;
 /** Above this, a parent's request is not sent (its candidates keep their deterministic result). */
@@ -33,8 +33,7 @@ export function bindRequest(parent: Parent, candidates: readonly BindCandidate[]
     out.push(
       `## Candidate ${i + 1}: the section at line ${c.unit.line}${c.unit.heading ? ` ("${c.unit.heading}")` : ''} and contract ${k.id}`,
       `Contract ${k.id}: ${k.trigger}`,
-      'Inputs:\n' + k.input_schema.map((f) => `- ${f.name} (${f.type}${f.required ? ', required' : ''}): ${f.description}`).join('\n'),
-      'Templates:\n' + k.templates.map((t) => `- ${t.template}`).join('\n'),
+      ...contractSummary(k),
       c.deterministic.ok
         ? `Suggested bindings: ${JSON.stringify(c.deterministic.bindings)}`
         : `Suggested bindings: ${JSON.stringify(alignedBindings(c.matched))} (incomplete: ${c.deterministic.reason})`,

@@ -13,7 +13,7 @@
  * which the verifier's first gate rejects. The verifier then judges an accepted draft like any other.
  */
 import type { ActionTemplate, Cluster, Contract, ExtractionFailure, FieldSpec, SideEffect } from '../ir/types.js';
-import type { ExtractReply, ExtractReplyField } from '../llm/prompts/extract-contract.js';
+import type { ExtractReply } from '../llm/prompts/extract-contract.js';
 import { actionLines, type ActionLine } from './action-lines.js';
 import { filesUsedBy, proseOf, sideEffects, type MemberUnit } from './contract.js';
 import { collapse, matchTemplate } from '../rewrite/templates.js';
@@ -67,6 +67,8 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
 
   const lines: ActionLine[] = members.flatMap((m) => actionLines(m.unit));
   const templates: ActionTemplate[] = [];
+  /** Templates of fenced code with an instance in a shell block: their program is a tool. */
+  const shellTemplates: string[] = [];
   const dropped: string[] = [];
   for (const raw of reply.templates) {
     const template = raw.trim();
@@ -79,12 +81,14 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
     const instances: ActionTemplate['instances'][number][] = [];
     const seen = new Set<string>();
     let source: ActionTemplate['source'] | undefined;
+    let shell = false;
     for (const l of lines) {
       if (seen.has(l.unit)) continue;
       const values = matchTemplate(t, l.text, required);
       if (!values) continue;
       seen.add(l.unit);
       source ??= l.source;
+      shell ||= l.shell;
       instances.push({ unit: l.unit, line: l.line, text: l.text, bindings: values });
     }
     if (seen.size < 2) {
@@ -92,13 +96,13 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
       continue;
     }
     templates.push({ template, slots, source: source!, instances });
+    if (source === 'code' && shell) shellTemplates.push(template);
   }
   if (templates.length === 0) {
     return { kind: 'rejected', reason: reply.templates.length === 0 ? 'the reply has no template' : `no template is grounded: ${dropped.slice(0, 2).join('; ')}` };
   }
 
-  const shellTemplates = templates.filter((t) => t.source === 'code' && lines.some((l) => l.shell && t.instances.some((i) => i.unit === l.unit && i.line === l.line)));
-  const tools = [...new Set(shellTemplates.map((t) => t.template.split(' ')[0]!).filter((w) => /^[A-Za-z][\w.-]*$/.test(w)))].sort();
+  const tools = [...new Set(shellTemplates.map((t) => t.split(' ')[0]!).filter((w) => /^[A-Za-z][\w.-]*$/.test(w)))].sort();
   const { scripts, references } = filesUsedBy(members);
   const prose = members.map((m) => proseOf(m.unit));
   const effects = new Map<string, SideEffect>(reply.side_effects.map((s) => [s.kind, { kind: s.kind, sinks: [], evidence: `model: ${collapse(s.evidence).slice(0, 200)}` }]));
@@ -125,7 +129,7 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
   };
 }
 
-function fieldOf(f: ExtractReplyField): FieldSpec {
+function fieldOf(f: FieldSpec): FieldSpec {
   return { name: f.name, type: f.type, required: f.required, description: collapse(f.description).slice(0, 300) };
 }
 

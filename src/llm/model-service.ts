@@ -80,17 +80,18 @@ export function createModelService(client: ChatClient, cache: ReplyCache, concur
     waiting.shift()?.();
   };
 
-  function check<R>(prompt: PromptSpec<R>, content: string): { ok: true; reply: R } | { ok: false; message: string } {
+  /** Parses and validates a reply; `parsed` says whether it was JSON (only JSON replies are cached). */
+  function check<R>(prompt: PromptSpec<R>, content: string): { ok: true; parsed: true; reply: R } | { ok: false; parsed: boolean; message: string } {
     let data: unknown;
     try {
       data = JSON.parse(content);
     } catch (e) {
-      return { ok: false, message: `the reply is not JSON (${(e as Error).message}): ${JSON.stringify(content.slice(0, 80))}` };
+      return { ok: false, parsed: false, message: `the reply is not JSON (${(e as Error).message}): ${JSON.stringify(content.slice(0, 80))}` };
     }
     let v = validators.get(prompt.name);
     if (!v) validators.set(prompt.name, (v = ajv.compile(prompt.schema)));
-    if (!v(data)) return { ok: false, message: `the reply violates the ${prompt.name} schema: ${(v.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join('; ')}` };
-    return { ok: true, reply: data as R };
+    if (!v(data)) return { ok: false, parsed: true, message: `the reply violates the ${prompt.name} schema: ${(v.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join('; ')}` };
+    return { ok: true, parsed: true, reply: data as R };
   }
 
   return {
@@ -100,23 +101,18 @@ export function createModelService(client: ChatClient, cache: ReplyCache, concur
       u.requests++;
       const key = cacheKey({ model: client.model, prompt: prompt.name, version: prompt.version, system: prompt.system, schema: prompt.schema, user });
       const hit = cache.get(key);
-      let content: string;
+      let checked: ReturnType<typeof check<R>>;
       if (hit) {
         u.cacheHits++;
-        content = hit.content;
+        checked = check(prompt, hit.content);
       } else {
-        if (fatal) {
-          u.failed++;
-          return { ok: false, kind: 'failed', message: fatal.message, cacheKey: key };
-        }
         await acquire();
         let reply: ChatReply;
         try {
-          // A request that waited for a slot may find that an earlier one hit a fatal error.
-          const late = fatal as ModelCallError | undefined;
-          if (late) {
+          // Checked once a slot is free: an earlier request may have hit a fatal error meanwhile.
+          if (fatal) {
             u.failed++;
-            return { ok: false, kind: 'failed', message: late.message, cacheKey: key };
+            return { ok: false, kind: 'failed', message: fatal.message, cacheKey: key };
           }
           u.calls++;
           reply = await client.chat({ system: prompt.system, user, schemaName: prompt.name, schema: prompt.schema });
@@ -134,10 +130,9 @@ export function createModelService(client: ChatClient, cache: ReplyCache, concur
         unreachableInARow = 0;
         u.promptTokens += reply.promptTokens;
         u.completionTokens += reply.completionTokens;
-        content = reply.content;
-        if (isJson(content)) cache.put({ key, model: client.model, prompt: `${prompt.name}@${prompt.version}`, content, promptTokens: reply.promptTokens, completionTokens: reply.completionTokens });
+        checked = check(prompt, reply.content);
+        if (checked.parsed) cache.put({ key, model: client.model, prompt: `${prompt.name}@${prompt.version}`, content: reply.content, promptTokens: reply.promptTokens, completionTokens: reply.completionTokens });
       }
-      const checked = check(prompt, content);
       if (!checked.ok) {
         u.invalid++;
         return { ok: false, kind: 'invalid', message: checked.message, cacheKey: key };
@@ -146,13 +141,4 @@ export function createModelService(client: ChatClient, cache: ReplyCache, concur
     },
     usage: () => ({ model: client.model, baseURL: client.options.baseURL ?? null, attempts: client.attempts, passes: structuredClone(passes) }),
   };
-}
-
-function isJson(s: string): boolean {
-  try {
-    JSON.parse(s);
-    return true;
-  } catch {
-    return false;
-  }
 }

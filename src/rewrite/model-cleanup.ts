@@ -16,10 +16,10 @@
 import type { Cleanup, Parent } from '../ir/types.js';
 import type { CleanupReply } from '../llm/prompts/rewrite-cleanup.js';
 import type { InvokedContract } from './cleanup.js';
-import { formatInvoke, parseInvokes } from './invoke.js';
+import { parseInvokes } from './invoke.js';
 import { headingLength, type Edit } from './splice.js';
 import { codeSpan } from '../text/code-span.js';
-import { fencedBlock } from '../llm/request-text.js';
+import { contractSummary, fencedBlock } from '../llm/request-text.js';
 
 /** Above this, a parent is not sent (the deterministic rewrite stands). */
 export const MAX_CLEANUP_TEXT_CHARS = 40_000;
@@ -30,11 +30,10 @@ export function cleanupRequest(parent: Parent, rewritten: string, invoked: reado
   const contracts = new Map(invoked.map((i) => [i.contract.id, i.contract]));
   const out = [`Skill ${parent.path} (${parent.file}), rewritten. Each line starts with its number and "| ".`, fencedBlock(numbered, 'text'), '## Contracts this skill invokes'];
   for (const c of contracts.values()) {
-    const calls = invoked.filter((i) => i.contract.id === c.id).map((i) => formatInvoke(c.id, i.callSite.bindings, c.input_schema.map((f) => f.name)));
+    const calls = invoked.filter((i) => i.contract.id === c.id).map((i) => i.callSite.invoke);
     out.push([
       `### ${c.id}: ${c.trigger}`,
-      'Inputs:\n' + c.input_schema.map((f) => `- ${f.name} (${f.type}${f.required ? ', required' : ''}): ${f.description}`).join('\n'),
-      'Templates:\n' + c.templates.map((t) => `- ${t.template}`).join('\n'),
+      ...contractSummary(c),
       'Calls in this skill:\n' + calls.map((s) => `- ${s}`).join('\n'),
     ].join('\n'));
   }

@@ -5,7 +5,7 @@
  * Whatever it returns is a hypothesis: extract/model-draft.ts grounds it in the units and the
  * verifier decides.
  */
-import type { FieldType, SideEffectKind } from '../../ir/types.js';
+import type { FieldSpec, FieldType, SideEffect, SideEffectKind } from '../../ir/types.js';
 import type { PromptSpec } from '../prompt.js';
 import { bool, str, strictObject, strList } from '../prompt.js';
 
@@ -13,23 +13,17 @@ import { bool, str, strictObject, strList } from '../prompt.js';
 export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'file', 'json', 'table', 'image', 'document', 'list', 'enum', 'object'] as const satisfies readonly FieldType[];
 export const SIDE_EFFECT_KINDS = ['filesystem', 'network', 'subprocess', 'user-visible'] as const satisfies readonly SideEffectKind[];
 
-export interface ExtractReplyField {
-  readonly name: string;
-  readonly type: (typeof FIELD_TYPES)[number];
-  readonly required: boolean;
-  readonly description: string;
-}
-
 export interface ExtractReply {
   readonly _extraction_failed: boolean;
   readonly reason: string;
   readonly id: string;
   readonly trigger: string;
-  readonly input_schema: readonly ExtractReplyField[];
-  readonly output_schema: readonly ExtractReplyField[];
+  /** Fields as in the contract IR; the schema restricts names to snake_case. */
+  readonly input_schema: readonly FieldSpec[];
+  readonly output_schema: readonly FieldSpec[];
   readonly preconditions: readonly string[];
   readonly postconditions: readonly string[];
-  readonly side_effects: readonly { readonly kind: (typeof SIDE_EFFECT_KINDS)[number]; readonly evidence: string }[];
+  readonly side_effects: readonly Pick<SideEffect, 'kind' | 'evidence'>[];
   readonly templates: readonly string[];
   readonly rationale: string;
 }
