@@ -9,7 +9,9 @@
  *   linked script that takes the input as an argument.
  * - replacement: share of source parents whose units can each be swapped for one invoke line:
  *   no unclosed fence, no numbered list running across the unit boundary, no "see below"-style
- *   cross-reference, no code block only partly covered by the templates.
+ *   cross-reference, at least two thirds of the unit's action lines reproduced by the templates
+ *   (the invoke replaces the whole body; calibration's forced pairs sharing one command line were
+ *   promoted without this), no code block only partly covered by the templates.
  * - risk: combined weight 1 − Π(1 − w) of the undeclared unsafe sinks that AST scans find in the
  *   members' fenced code and linked scripts.
  */
@@ -137,7 +139,10 @@ export function entanglement(x: MemberUnit, templated: ReadonlySet<string>): { w
   if (steps.length > 0 && nextFirst?.ordered && nextFirst.number !== null && nextFirst.number > 1 && next!.text.trimStart().replace(/^#.*\n/, '').trimStart().startsWith(`${nextFirst.number}`)) {
     return { why: `the numbered list continues after it (step ${nextFirst.number} in "${next!.heading ?? ''}")`, line: nextFirst.line };
   }
-  const lines = actionLines(u).filter((l) => l.source === 'code');
+  const all = actionLines(u);
+  const kept = all.filter((l) => templated.has(`${u.id}\u0000${l.line}`)).length;
+  if (all.length > 0 && kept * 3 < all.length * 2) return { why: `the contract reproduces only ${kept} of its ${all.length} action lines, so an invoke would drop the rest`, line: u.line };
+  const lines = all.filter((l) => l.source === 'code');
   for (const b of u.codeBlocks) {
     const inBlock = lines.filter((l) => l.line > b.line && l.line < b.line + b.value.split('\n').length + 1);
     const covered = inBlock.filter((l) => templated.has(`${u.id}\u0000${l.line}`)).length;

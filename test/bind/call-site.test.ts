@@ -39,8 +39,13 @@ describe('bindUnit', () => {
 
   it('detect: a code block only partly covered by the templates', () => {
     const c = contractOf('install', ['pip install {package}']);
-    const { parent, unit } = unitOf('```bash\npip install pandas\npython run.py\n```\n', '## Install');
-    expect(bindUnit(c, parent, unit)).toMatchObject({ ok: false, stage: 'detect', reason: expect.stringContaining('partly templated') });
+    const { parent, unit } = unitOf('```bash\npip install pandas\npip install numpy\npython run.py\n```\n', '## Install');
+    expect(bindUnit(c, parent, unit)).toMatchObject({ ok: false, stage: 'detect', reason: expect.stringContaining('partly templated (2 of 3 lines)') });
+  });
+
+  it('detect: a unit whose action lines the contract mostly does not reproduce', () => {
+    const { parent, unit } = unitOf('1. go to desk 1\n2. open drawer 1\n3. close drawer 1\n', '## Check the drawer');
+    expect(bindUnit(move, parent, unit)).toMatchObject({ ok: false, stage: 'detect', reason: expect.stringContaining('reproduces only 1 of its 3 action lines') });
   });
 
   it('binding: a required input left unbound', () => {
