@@ -21,6 +21,14 @@ function positiveNumber(name: string) {
   };
 }
 
+function rate(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n <= 0 || n >= 1) throw new InvalidArgumentError(`${name} must be a rate between 0 and 1 (exclusive)`);
+    return n;
+  };
+}
+
 export function makeProgram(): Command {
   const program = new Command();
   program
@@ -127,6 +135,61 @@ Example:
       const { explainCommand } = await import('./explain-command.js');
       const o = this.opts();
       this.setOptionValue('__exit', explainCommand(id, { dist: o.dist as string, json: o.json as boolean | undefined }, { stdout: process.stdout, stderr: process.stderr }));
+    });
+
+  program
+    .command('calibrate')
+    .description('check the verifier\'s thresholds on negative and positive controls and write a calibrated policy')
+    .argument('<library>', 'the library to calibrate (as given to skillc build)')
+    .argument('[other...]', 'other libraries: the foreign side of A_cross_domain controls')
+    .option('--per-class <n>', 'controls per class (SPEC default 30; at least 100 recommended)', wholeNumber('--per-class', 1), 30)
+    .option('--seed <n>', 'seed of the control draws (same seed, same controls and policy)', wholeNumber('--seed', 0), 1)
+    .option('--fp-target <rate>', 'bound on the false-promotion rate (negatives auto-promoted)', rate('--fp-target'), 0.05)
+    .option('--review-target <rate>', 'bound on the share of negatives reaching review or above', rate('--review-target'), 0.25)
+    .addOption(new Option('--bound <method>', 'one-sided 95% upper confidence bound').choices(['clopper-pearson', 'wilson']).default('clopper-pearson'))
+    .option('--policy <file>', 'the current policy (default: rules/policy.json); gates and weights are kept, tiers are searched')
+    .option('-o, --output <file>', 'where to write the chosen policy', 'policy.calibrated.json')
+    .option('--report-dir <dir>', 'where to write calibration.json, calibration.md and curve.svg', 'calibration')
+    .option('-j, --jobs <n>', 'worker threads for parsing', wholeNumber('--jobs', 1))
+    .option('-q, --quiet', 'print only the result, not the tables')
+    .option('--no-progress', 'do not draw progress on the terminal')
+    .addHelpText('after', `
+Controls (two real units forced into one cluster, each drafted into a contract; pairs that give no
+draft are redrawn, since a control that dies at extraction says nothing about thresholds):
+  A_cross_domain          a unit of <library> with a unit of another library (needs [other...])
+  B_same_domain_distinct  two units of different skills with different verbs and objects
+  C_near_miss             two units with the same verb but different objects
+  D_swapped_contract      a real cluster judged against another cluster's contract
+  P_recurring (positive)  two near-identical units (cosine >= 0.8) of different skills in one cluster
+
+Search: tau_auto 0.10..0.95 and tau_rev 0.05..tau_auto in steps of 0.05. A point is feasible when the
+upper bounds of the false-promotion rate and of the review load are within their targets. The
+feasible point with the highest recall wins (then most positives kept for review, then the
+stricter point). If no negative passes every gate, the thresholds cannot be told apart: the run
+says so and keeps the current policy.
+
+Exit codes: 0 a point was chosen, 1 the current policy was kept (degenerate, no positive, or
+nothing feasible), 2 usage error or unreadable input.
+
+Examples:
+  skillc calibrate ./skills --per-class 100 -o policy.json
+  skillc calibrate ./skills ../other-skills --per-class 100 && skillc build ./skills -o dist --policy policy.calibrated.json`)
+    .action(async function (this: Command, library: string, other: string[]) {
+      const { calibrateCommand } = await import('./calibrate-command.js');
+      const o = this.opts();
+      this.setOptionValue('__exit', await calibrateCommand([library, ...other], {
+        perClass: o.perClass as number,
+        seed: o.seed as number,
+        fpTarget: o.fpTarget as number,
+        reviewTarget: o.reviewTarget as number,
+        bound: o.bound as 'clopper-pearson' | 'wilson',
+        policy: o.policy as string | undefined,
+        output: o.output as string,
+        reportDir: o.reportDir as string,
+        jobs: o.jobs as number | undefined,
+        quiet: o.quiet as boolean | undefined,
+        progress: o.progress as boolean,
+      }, { stdout: process.stdout, stderr: process.stderr }));
     });
 
   return program;

@@ -37,7 +37,8 @@ export const verifyPass: Pass = {
   },
 };
 
-async function makeScan(): Promise<RiskScanFn> {
+/** The risk scanner as the checks call it (also used by `skillc calibrate` to judge its controls). */
+export async function makeScan(): Promise<RiskScanFn> {
   const { createRiskScanner } = await import('../risk/scan.js');
   const { languageOf } = await import('../risk/languages.js');
   const scanner = await createRiskScanner();
