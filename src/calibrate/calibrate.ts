@@ -9,7 +9,7 @@ import type { RiskScanFn } from '../verify/checks.js';
 import { TOOL_VERSION } from '../version.js';
 import { sha256 } from '../util/hash.js';
 import { stableStringify } from '../util/stable-json.js';
-import { buildPopulation, type PopulationOptions } from './population.js';
+import { buildPopulation, type Population, type PopulationOptions } from './population.js';
 import { CONTROL_CLASSES } from './controls/registry.js';
 import type { ControlClassName } from './controls/control.js';
 import { childRng } from './random.js';
@@ -61,7 +61,11 @@ export interface Calibration {
 const ALPHA = 0.05;
 
 export async function calibrate(roots: readonly string[], opts: CalibrateOptions): Promise<Calibration> {
-  const pop = await buildPopulation(roots, opts);
+  return calibrateOn(await buildPopulation(roots, opts), opts);
+}
+
+/** The calibration of an already built population (benches reuse one population across seeds). */
+export function calibrateOn(pop: Population, opts: CalibrateOptions): Calibration {
   const generated = CONTROL_CLASSES.map((cls) => ({ cls, g: cls.generate(pop, opts.perClass, childRng(opts.seed, cls.name)) }));
   const controls = generated.flatMap(({ cls, g }) => g.controls.map((c) => ({ ...c, kind: cls.kind })));
   const judged = judgeControls(controls, opts.scan, opts.policy);

@@ -105,6 +105,8 @@ const CROSS_REFERENCE = /\b(see (below|above)|as (shown |described |mentioned )?
 
 export function replacement(c: Contract, members: readonly MemberUnit[]): CheckResult {
   const evidence: Evidence[] = [];
+  // The instance lines only (one per unit and template), not every line a template matches: one
+  // invoke binds each slot once, so it reproduces each template once (bind's round trip agrees).
   const templated = new Set<string>();
   for (const t of c.templates) for (const i of t.instances) templated.add(`${i.unit}\u0000${i.line}`);
   let clean = 0;
