@@ -6,7 +6,7 @@
  *   node build/bench/calibrate-seeds.js <library> [<other-library>] [--per-class 100] [--seeds 1,2,3,4,5]
  */
 import { buildPopulation } from '../src/calibrate/population.js';
-import { calibrateOn } from '../src/calibrate/calibrate.js';
+import { calibrateOn, chosenPoint } from '../src/calibrate/calibrate.js';
 import { loadPolicy } from '../src/policy/policy.js';
 import { makeScan } from '../src/passes/verify.js';
 
@@ -40,7 +40,7 @@ for (const seed of seeds) {
   const ms = performance.now() - t;
   const negatives = cal.controls.filter((c) => c.kind === 'negative');
   const reached = negatives.filter((c) => c.gate === null).length;
-  const p = cal.choice.kind === 'chosen' ? cal.grid.find((g) => g.tauAuto === (cal.choice as { tauAuto: number }).tauAuto && g.tauRev === (cal.choice as { tauRev: number }).tauRev)! : null;
+  const p = chosenPoint(cal);
   if (p) rows.push({ ub: p.fpUpper, recall: p.recall, a: p.tauAuto, ms, cur: cal.current.fpUpper });
   console.log(`| ${seed} | ${negatives.length} | ${reached} | ${p ? `(${p.tauAuto.toFixed(2)}, ${p.tauRev.toFixed(2)})` : `kept: ${(cal.choice as { reason: string }).reason}`} | ${p ? `${p.negatives.auto}/${p.negatives.n}` : '-'} | ${p ? (p.fpUpper * 100).toFixed(2) + '%' : '-'} | ${p ? (p.recall * 100).toFixed(1) + '%' : '-'} | ${p ? p.real.auto : '-'} | ${(cal.current.fpUpper * 100).toFixed(2)}% | ${Math.round(ms)} |`);
 }

@@ -60,6 +60,12 @@ export interface Calibration {
 
 const ALPHA = 0.05;
 
+/** The grid point that was chosen, or null when the current policy was kept. */
+export function chosenPoint(cal: Pick<Calibration, 'choice' | 'grid'>): GridPoint | null {
+  const c = cal.choice;
+  return c.kind === 'chosen' ? cal.grid.find((g) => g.tauAuto === c.tauAuto && g.tauRev === c.tauRev) ?? null : null;
+}
+
 export async function calibrate(roots: readonly string[], opts: CalibrateOptions): Promise<Calibration> {
   return calibrateOn(await buildPopulation(roots, opts), opts);
 }

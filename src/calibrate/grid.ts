@@ -13,6 +13,7 @@
  * (degenerate), no positive did, or no point is feasible.
  */
 import { clopperPearsonUpper, wilsonUpper } from './confidence.js';
+import { groupBy } from '../util/group-by.js';
 import type { Scored } from './judge.js';
 
 export type Tier = 'auto_promote' | 'review' | 'reject';
@@ -135,14 +136,8 @@ export function choosePoint(points: readonly GridPoint[], negatives: readonly Sc
 
 /** One row per τ_auto: its best point (feasible if any τ_rev is), for the operating-curve table and plot. */
 export function operatingCurve(points: readonly GridPoint[]): GridPoint[] {
-  const byAuto = new Map<number, GridPoint[]>();
-  for (const p of points) {
-    let g = byAuto.get(p.tauAuto);
-    if (!g) byAuto.set(p.tauAuto, (g = []));
-    g.push(p);
-  }
-  return [...byAuto.keys()].sort((x, y) => x - y).map((a) => {
-    const g = byAuto.get(a)!;
+  const byAuto = groupBy(points, (p) => String(p.tauAuto));
+  return [...byAuto.values()].sort((x, y) => x[0]!.tauAuto - y[0]!.tauAuto).map((g) => {
     const ok = g.filter((p) => p.feasible).sort(comparePoints);
     return ok[0] ?? g.find((p) => p.tauRev === p.tauAuto) ?? g[g.length - 1]!;
   });

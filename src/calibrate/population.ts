@@ -15,6 +15,7 @@ import { loadLibrary, DEFAULT_MAX_SKILL_BYTES } from '../load/load-library.js';
 import { runPipeline, type PipelineHooks } from '../passes/driver.js';
 import { PASSES } from '../passes/registry.js';
 import { actionLines } from '../extract/action-lines.js';
+import { shapeKey } from '../extract/anti-unify.js';
 import { buildTfidf, cosine, type SparseVector } from '../propose/tfidf.js';
 
 export interface LibraryPopulation {
@@ -106,7 +107,7 @@ export async function buildPopulation(roots: readonly string[], opts: Population
       for (const u of p.units) {
         const frame = frames.get(u.id);
         if (!frame) continue;
-        const shapes = [...new Set(actionLines(u).map((l) => `${l.source}\u0000${(l.tokens[0] ?? '').toLowerCase()}`))].sort();
+        const shapes = [...new Set(actionLines(u).map((l) => shapeKey(l.source, l.tokens[0] ?? '')))].sort();
         if (shapes.length === 0) continue;
         units.push({ lib: index, member: { unit: u, parent: p }, frame, shapes, cluster: clusterOf.get(u.id) ?? null });
         texts.push(u.text);

@@ -39,8 +39,9 @@ export function shuffled<T>(xs: readonly T[], rng: Rng): T[] {
  */
 export function interleaved<T>(groups: readonly (readonly T[])[], rng: Rng): T[] {
   const gs = shuffled(groups.filter((g) => g.length > 0), rng).map((g) => shuffled(g, rng));
+  const total = gs.reduce((a, g) => a + g.length, 0);
   const out: T[] = [];
-  for (let round = 0; out.length < gs.reduce((a, g) => a + g.length, 0); round++) {
+  for (let round = 0; out.length < total; round++) {
     for (const g of gs) if (round < g.length) out.push(g[round]!);
   }
   return out;

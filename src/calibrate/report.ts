@@ -4,7 +4,7 @@
  * and the negatives that would be promoted at the chosen point, for audit. Pure over the record.
  */
 import type { Calibration } from './calibrate.js';
-import { GATES } from './calibrate.js';
+import { chosenPoint, GATES } from './calibrate.js';
 import type { GridPoint } from './grid.js';
 
 const pct = (x: number, d = 1) => `${(x * 100).toFixed(d)}%`;
@@ -18,10 +18,10 @@ export function describePoint(p: GridPoint): string {
 export function resultLines(cal: Calibration, policyFile: string | null): string[] {
   const L: string[] = [];
   const cur = cal.current;
-  if (cal.choice.kind === 'chosen') {
-    const p = cal.grid.find((g) => g.tauAuto === (cal.choice as { tauAuto: number }).tauAuto && g.tauRev === (cal.choice as { tauRev: number }).tauRev)!;
+  const p = chosenPoint(cal);
+  if (p) {
     L.push(`**Chosen (τ_auto, τ_rev) = (${tau(p.tauAuto)}, ${tau(p.tauRev)})**: ${describePoint(p)}.`);
-  } else {
+  } else if (cal.choice.kind === 'kept') {
     L.push(`**No point chosen (${cal.choice.reason})**: ${cal.choice.message}`);
   }
   L.push('', `Current policy (${tau(cur.tauAuto)}, ${tau(cur.tauRev)}): ${describePoint(cur)}; ${cur.feasible ? 'feasible' : 'not feasible'} at these targets.`);

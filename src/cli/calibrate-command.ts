@@ -77,9 +77,10 @@ export async function calibrateCommand(libraries: readonly string[], opts: Calib
   }
   progress.done();
 
+  const report = renderReport(cal, opts.output);
   const files: [string, string][] = [
     [path.join(opts.reportDir, 'calibration.json'), stableStringify(cal)],
-    [path.join(opts.reportDir, 'calibration.md'), renderReport(cal, opts.output)],
+    [path.join(opts.reportDir, 'calibration.md'), report],
     [path.join(opts.reportDir, 'curve.svg'), renderCurveSvg(cal)],
     [opts.output, stableStringify(cal.policy)],
   ];
@@ -92,7 +93,7 @@ export async function calibrateCommand(libraries: readonly string[], opts: Calib
     err(`skillc calibrate: cannot write ${e instanceof Error ? e.message : String(e)}\n`);
     return 2;
   }
-  if (!opts.quiet) io.stdout.write(renderReport(cal, opts.output));
+  if (!opts.quiet) io.stdout.write(report);
   else io.stdout.write(resultLines(cal, opts.output).join('\n') + '\n');
   const built = cal.classes.map((k) => `${k.name} ${k.built}`).join(', ');
   err(`${c.bold('skillc calibrate')}: ${built}; ${cal.grid.length} grid points; ${cal.choice.kind === 'chosen' ? c.green(`chose (${cal.choice.tauAuto.toFixed(2)}, ${cal.choice.tauRev.toFixed(2)})`) : c.red(`kept the current policy (${cal.choice.reason})`)}; wrote ${opts.output} and ${opts.reportDir}/ in ${((performance.now() - t0) / 1000).toFixed(2)}s\n`);

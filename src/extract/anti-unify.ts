@@ -22,12 +22,17 @@ export interface AntiUnified {
 
 const MAX_GROUPS_PER_KEY = 64;
 
+/** The command shape two action lines must share to be grouped: their source and first token. */
+export function shapeKey(source: ActionLine['source'], firstToken: string): string {
+  return `${source}\u0000${firstToken.toLowerCase()}`;
+}
+
 /** Groups lines by command shape. Deterministic: lines are taken in the order given. */
 export function groupLines(lines: readonly ActionLine[]): LineGroup[] {
   const byKey = new Map<string, LineGroup[]>();
   const groups: LineGroup[] = [];
   for (const line of lines) {
-    const key = `${line.source}\u0000${(line.tokens[0] ?? '').toLowerCase()}`;
+    const key = shapeKey(line.source, line.tokens[0] ?? '');
     let bucket = byKey.get(key);
     if (!bucket) byKey.set(key, (bucket = []));
     let home = bucket.find((g) => alignable(g.lines[0]!.tokens, line.tokens));

@@ -7,7 +7,7 @@ import type { RealCandidate } from '../population.js';
 import { shuffled } from '../random.js';
 import type { Control, ControlClass } from './control.js';
 import { controlId } from './pairing.js';
-import { actionLines } from '../../extract/action-lines.js';
+import { shapeKey } from '../../extract/anti-unify.js';
 
 export const swappedContract: ControlClass = {
   name: 'D_swapped_contract',
@@ -16,12 +16,14 @@ export const swappedContract: ControlClass = {
   generate(pop, n, rng) {
     const clusters = pop.candidates.filter((c) => c.members.length >= 2);
     const donors = pop.candidates.filter((c): c is RealCandidate & { contract: NonNullable<RealCandidate['contract']> } => c.contract !== null);
-    const shapes = new Map(clusters.map((c) => [c.cluster.id, new Set(c.members.flatMap((m) => actionLines(m.unit).map((l) => `${l.source}\u0000${(l.tokens[0] ?? '').toLowerCase()}`)))]));
+    // Action-line shapes per cluster, from the pool (units without action lines have none).
+    const unitShapes = new Map(pop.units.filter((u) => u.lib === 0).map((u) => [u.member.unit.id, u.shapes]));
+    const shapes = new Map(clusters.map((c) => [c.cluster.id, new Set(c.members.flatMap((m) => unitShapes.get(m.unit.id) ?? []))]));
     const order = shuffled(clusters, rng);
     const options = new Map(order.map((x) => {
       const own = shapes.get(x.cluster.id)!;
       const ok = donors.filter((y) => y.cluster.id !== x.cluster.id && y.cluster.verb !== x.cluster.verb
-        && !y.contract.templates.some((t) => own.has(`${t.source}\u0000${(t.template.split(/\s+/)[0] ?? '').toLowerCase()}`)));
+        && !y.contract.templates.some((t) => own.has(shapeKey(t.source, t.template.split(/\s+/)[0] ?? ''))));
       return [x.cluster.id, shuffled(ok, rng)];
     }));
     const controls: Control[] = [];
