@@ -192,6 +192,44 @@ Examples:
       }, { stdout: process.stdout, stderr: process.stderr }));
     });
 
+  program
+    .command('query')
+    .description('retrieve the skills for a task from a built library, as substituted bundles under a token budget')
+    .argument('<task>', 'the task, in plain words')
+    .option('--dist <dir>', 'the build output folder', 'dist')
+    .option('-k, --top <n>', 'at most n skills', wholeNumber('-k', 1), 8)
+    .option('--budget <tokens>', 'token budget of the whole answer (o200k_base BPE tokens)', wholeNumber('--budget', 200), 8000)
+    .addOption(new Option('--format <format>', 'md: what an agent reads; json: the same with every score').choices(['md', 'json']).default('md'))
+    .option('--output-file <file>', 'write the answer to a file instead of stdout')
+    .addHelpText('after', `
+How it ranks (SPEC §5, after Graph of Skills): BM25F over each skill's name, description, headings,
+I/O, contract templates and body, mixed with a TF-IDF vector cosine, gives seed skills; Personalized
+PageRank over graph.json's typed edges (invokes, dep, wf, sem, alt; restart 0.2, reverse weights
+dep 1.0, wf 0.5, sem 0.2, alt 0.1) spreads their weight to prerequisites and neighbours; a rerank
+adds direct matches in name, description and I/O. Only skills are returned: a contract comes
+inlined in the bundle of each skill that invokes it.
+
+Each hit is its bundle: a header saying invoke(...) is notation, (1) the actions of each invoke,
+(2) the rewritten skill, (3) the contracts; a skill nothing was rewritten in comes as its SKILL.md.
+Hits are added in rank order while they fit the budget; the rest are listed by path.
+
+Exit codes: 0 hits, 1 NO_SKILL_HIT (no skill matches the task), 2 usage error or unreadable dist.
+
+Examples:
+  skillc query "convert a scanned PDF to a Word document" --dist ./dist
+  skillc query "detect intrusions in a packet capture" --dist ./dist -k 3 --budget 4000 --format json`)
+    .action(async function (this: Command, task: string) {
+      const { runQuery } = await import('./query-command.js');
+      const o = this.opts();
+      this.setOptionValue('__exit', await runQuery(task, {
+        dist: o.dist as string,
+        k: o.top as number,
+        budget: o.budget as number,
+        format: o.format as 'md' | 'json',
+        outputFile: o.outputFile as string | undefined,
+      }));
+    });
+
   return program;
 }
 

@@ -11,8 +11,9 @@ export type Artifact =
   | { readonly path: string; readonly copyFrom: string; readonly sha256: string }
   | { readonly path: string; readonly symlink: string };
 
-export function jsonArtifact(path: string, schema: SchemaName, data: unknown): Artifact {
-  const text = stableStringify(data);
+/** `indent` 0 writes compact JSON (graph.json, whose postings would otherwise be mostly whitespace). */
+export function jsonArtifact(path: string, schema: SchemaName, data: unknown, indent = 2): Artifact {
+  const text = stableStringify(data, indent);
   // Validate what will be written (after JSON normalisation), not the in-memory object.
   const check = validateAgainst(schema, JSON.parse(text));
   if (!check.valid) throw new Error(`internal: ${path} does not match schemas/${schema}.schema.json: ${check.errors.join('; ')}`);

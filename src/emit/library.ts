@@ -16,6 +16,7 @@ import { groupBy } from '../util/group-by.js';
 import { unitIndex } from '../passes/extract.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { jsonArtifact, type Artifact } from './json-artifact.js';
+import { buildGraph, type ParentHydration } from '../graph/build-graph.js';
 
 export interface Quartiles {
   readonly q1: number;
@@ -75,8 +76,9 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
   const sitesByParent = groupBy(callSites, (c) => c.parent);
   const callSitesByContract = groupBy(callSites, (c) => c.contract);
   const contracts = new Map((ir.contracts ?? []).map((c) => [c.id, c]));
-  const count = ir.rewrites ? await loadTokenCounter() : null;
+  const count = await loadTokenCounter();
   const perParent: ParentTokens[] = [];
+  const hydration = new Map<string, ParentHydration>();
   const parentEntries: unknown[] = [];
 
   for (const p of parents) {
@@ -88,8 +90,9 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
       artifacts.push({ path: `${dir}/SKILL.md`, content: withBom(p, rw.text) });
       artifacts.push({ path: `${dir}/${rw.replacedFile}`, content: renderReplaced(p, rw, sites) });
       artifacts.push({ path: bundlePath(p.path), content: bundle });
-      const tokens = { parent: p.path, original: count!(parentText(p)), skeleton: count!(rw.text), bundle: count!(bundle) };
+      const tokens = { parent: p.path, original: count(parentText(p)), skeleton: count(rw.text), bundle: count(bundle) };
       perParent.push(tokens);
+      hydration.set(p.path, { bundle: bundlePath(p.path), source: `${dir}/SKILL.md`, tokens: tokens.bundle });
       parentEntries.push({
         path: p.path,
         file: p.file,
@@ -102,6 +105,8 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
       });
     } else {
       artifacts.push({ path: `${dir}/SKILL.md`, copyFrom: path.join(libraryRoot, ...p.file.split('/')), sha256: p.sha256 });
+      // Nothing was rewritten: the skill itself is what an agent reads.
+      hydration.set(p.path, { bundle: `${dir}/SKILL.md`, source: `${dir}/SKILL.md`, tokens: count(parentText(p)) });
     }
     for (const f of [...p.scripts, ...p.references, ...p.assets]) {
       const target = `${dir}/${f.relPath}`;
@@ -110,6 +115,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
     }
   }
 
+  artifacts.push(jsonArtifact('graph.json', 'graph', buildGraph(ir, hydration), 0));
   if (!ir.callSites || !ir.profiles) return { artifacts, stats: null, callSitesByContract };
 
   const profiles = new Map(ir.profiles.map((p) => [p.cluster, p]));

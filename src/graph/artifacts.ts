@@ -1,0 +1,148 @@
+/**
+ * A skill's inputs and outputs as artifact types (GoS's I/O fields, found deterministically):
+ * every line that names an artifact of rules/artifacts.json is read for its role. The nearest cue
+ * before the mention decides: "from" or a consumption verb makes it an input, a production verb an
+ * output, "to"/"into" after a production verb an output ("convert the PDF to DOCX": pdf in, docx
+ * out). Without a cue, a section headed Inputs/Output… gives the role; otherwise the mention has
+ * none. The frontmatter description counts like a body line.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Parent } from '../ir/types.js';
+import { packageRoot } from '../util/package-root.js';
+import { validateAgainst } from '../schema/validate.js';
+import { stem } from '../text/tokens.js';
+
+export interface ArtifactLexicon {
+  /** Artifact type of a lower-case word or extension. */
+  readonly typeOf: ReadonlyMap<string, string>;
+  readonly produce: ReadonlySet<string>;
+  readonly consume: ReadonlySet<string>;
+  readonly outputHeadings: ReadonlySet<string>;
+  readonly inputHeadings: ReadonlySet<string>;
+}
+
+export interface ArtifactDoc {
+  readonly artifacts: Record<string, readonly string[]>;
+  readonly produce: readonly string[];
+  readonly consume: readonly string[];
+  readonly outputHeadings: readonly string[];
+  readonly inputHeadings: readonly string[];
+}
+
+let cached: ArtifactLexicon | undefined;
+
+export function loadArtifactLexicon(): ArtifactLexicon {
+  if (cached) return cached;
+  const doc = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'rules', 'artifacts.json'), 'utf8')) as ArtifactDoc;
+  const check = validateAgainst('artifacts', doc);
+  if (!check.valid) throw new Error(`rules/artifacts.json is invalid: ${check.errors.join('; ')}`);
+  return (cached = artifactLexiconFrom(doc));
+}
+
+export function artifactLexiconFrom(doc: ArtifactDoc): ArtifactLexicon {
+  const typeOf = new Map<string, string>();
+  for (const type of Object.keys(doc.artifacts).sort()) for (const w of doc.artifacts[type]!) if (!typeOf.has(w)) typeOf.set(w, type);
+  return {
+    typeOf,
+    produce: new Set(doc.produce.map(stem)),
+    consume: new Set(doc.consume.map(stem)),
+    outputHeadings: new Set(doc.outputHeadings),
+    inputHeadings: new Set(doc.inputHeadings),
+  };
+}
+
+export type Role = 'input' | 'output';
+
+export interface ArtifactMention {
+  readonly type: string;
+  readonly role: Role;
+  /** Library-relative file and 1-based line. */
+  readonly file: string;
+  readonly line: number;
+}
+
+export interface SkillIO {
+  readonly mentions: readonly ArtifactMention[];
+  /** Types mentioned more often as input than as output (and at least once as input), sorted. */
+  readonly inputs: readonly string[];
+  readonly outputs: readonly string[];
+}
+
+type Cue = 'produce' | 'consume' | 'from' | 'target';
+
+/** Roles of the artifact mentions on one line; `headingRole` applies where no cue precedes a mention. */
+export function lineRoles(line: string, lex: ArtifactLexicon, headingRole: Role | null): { type: string; role: Role }[] {
+  const ws = [...line.matchAll(/[a-z0-9]+/gi)].map((m) => m[0].toLowerCase());
+  const out: { type: string; role: Role }[] = [];
+  const cues: (Cue | null)[] = ws.map((w) => {
+    if (w === 'from') return 'from';
+    if (w === 'to' || w === 'into') return 'target';
+    const s = stem(w);
+    if (lex.produce.has(s)) return 'produce';
+    if (lex.consume.has(s)) return 'consume';
+    return null;
+  });
+  for (let i = 0; i < ws.length; i++) {
+    const type = lex.typeOf.get(ws[i]!);
+    if (!type) continue;
+    let role: Role | null = headingRole;
+    for (let j = i - 1; j >= Math.max(0, i - 6); j--) {
+      const c = cues[j];
+      if (!c) continue;
+      if (c === 'from' || c === 'consume') role = 'input';
+      else if (c === 'target') role = cues.slice(0, j).includes('produce') ? 'output' : role;
+      else role = convertsLater(ws, cues, i, lex) ? 'input' : 'output';
+      break;
+    }
+    if (role) out.push({ type, role });
+  }
+  return out;
+}
+
+/** "convert X to Y": X is what is converted (an input) when a target artifact follows. */
+function convertsLater(ws: readonly string[], cues: readonly (Cue | null)[], at: number, lex: ArtifactLexicon): boolean {
+  for (let k = at + 1; k < Math.min(ws.length, at + 6); k++) {
+    if (cues[k] === 'target') return ws.slice(k + 1, k + 5).some((w) => lex.typeOf.has(w));
+    if (cues[k] === 'produce' || cues[k] === 'consume') return false;
+  }
+  return false;
+}
+
+export function skillIO(p: Parent, lex: ArtifactLexicon): SkillIO {
+  const mentions: ArtifactMention[] = [];
+  const description = p.frontmatter.data?.['description'];
+  if (typeof description === 'string') {
+    for (const m of lineRoles(description, lex, null)) mentions.push({ ...m, file: p.file, line: p.frontmatter.yamlLine });
+  }
+  for (const u of p.units) {
+    const headingRole = roleOfHeading(u.heading, lex);
+    const lines = u.text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const text = lines[i]!;
+      if (!/[a-z]/i.test(text)) continue;
+      const isHeading = i === 0 && u.kind === 'section';
+      for (const m of lineRoles(text, lex, isHeading ? null : headingRole)) mentions.push({ ...m, file: p.file, line: u.line + i });
+    }
+  }
+  const count = new Map<string, { input: number; output: number }>();
+  for (const m of mentions) {
+    const c = count.get(m.type) ?? { input: 0, output: 0 };
+    c[m.role]++;
+    count.set(m.type, c);
+  }
+  const types = [...count.keys()].sort();
+  return {
+    mentions,
+    inputs: types.filter((t) => count.get(t)!.input > count.get(t)!.output),
+    outputs: types.filter((t) => count.get(t)!.output >= count.get(t)!.input),
+  };
+}
+
+function roleOfHeading(heading: string | null, lex: ArtifactLexicon): Role | null {
+  if (!heading) return null;
+  const ws = heading.toLowerCase().match(/[a-z]+/g) ?? [];
+  if (ws.some((w) => lex.outputHeadings.has(w))) return 'output';
+  if (ws.some((w) => lex.inputHeadings.has(w))) return 'input';
+  return null;
+}

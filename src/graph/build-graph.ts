@@ -1,0 +1,128 @@
+/**
+ * Builds the graph index from the IR (SPEC §5): parent nodes with their retrieval fields, contract
+ * nodes for the child store (auto-promoted contracts), the edges of every rule in the registry and
+ * the BM25F lexicon. Pure: the caller passes each parent's bundle path and BPE token count.
+ */
+import path from 'node:path';
+import type { BuildIR, Contract, Parent } from '../ir/types.js';
+import { buildTfidf } from '../propose/tfidf.js';
+import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { TOKENIZER } from '../text/bpe.js';
+import { loadArtifactLexicon, skillIO, type SkillIO } from './artifacts.js';
+import { EDGE_RULES } from './edges/registry.js';
+import { buildLexicon, type FieldTexts } from './lexicon.js';
+import { DEFAULT_PARAMETERS } from './parameters.js';
+import { EDGE_TYPES, GRAPH_SCHEMA_VERSION, type ContractNode, type EdgeType, type GraphDocument, type GraphEdge, type ParentNode } from './types.js';
+
+export interface ParentHydration {
+  /** dist-relative file an agent reads for the parent. */
+  readonly bundle: string;
+  readonly source: string;
+  readonly tokens: number;
+}
+
+export function parentNodeId(parentPath: string): string {
+  return `skill:${parentPath}`;
+}
+
+export function contractNodeId(id: string): string {
+  return `contract:${id}`;
+}
+
+export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHydration>): GraphDocument {
+  const parents = ir.parents ?? [];
+  const decisions = new Map((ir.profiles ?? []).map((p) => [p.cluster, p.decision]));
+  const contracts = (ir.contracts ?? []).filter((c) => decisions.get(c.cluster) === 'auto_promote');
+  const byContract = new Map(contracts.map((c) => [c.id, c]));
+  const callSites = (ir.callSites ?? []).filter((cs) => byContract.has(cs.contract));
+  const invoked = new Map<string, Set<string>>();
+  for (const cs of callSites) {
+    let s = invoked.get(cs.parent);
+    if (!s) invoked.set(cs.parent, (s = new Set()));
+    s.add(cs.contract);
+  }
+
+  const lex = loadArtifactLexicon();
+  const io = parents.map((p) => skillIO(p, lex));
+  const parentIds = parents.map((p) => parentNodeId(p.path));
+  const vectors = buildTfidf(parents.map(bodyText)).vectors;
+
+  const parentNodes: ParentNode[] = parents.map((p, i) => {
+    const h = hydration.get(p.path)!;
+    return {
+      id: parentIds[i]!,
+      kind: 'parent',
+      path: p.path,
+      name: nameOf(p),
+      description: descriptionOf(p),
+      headings: p.units.flatMap((u) => (u.heading ? [u.heading] : [])),
+      inputs: io[i]!.inputs,
+      outputs: io[i]!.outputs,
+      scripts: p.scripts.map((s) => s.relPath).sort(),
+      invokes: [...(invoked.get(p.path) ?? [])].sort(),
+      bundle: h.bundle,
+      source: h.source,
+      tokens: h.tokens,
+    };
+  });
+  const contractNodes: ContractNode[] = [...contracts]
+    .sort((a, b) => (a.id < b.id ? -1 : 1))
+    .map((c) => ({
+      id: contractNodeId(c.id),
+      kind: 'contract',
+      contract: `contracts/${c.id}.json`,
+      trigger: c.trigger,
+      inputs: c.input_schema.map((f) => `${f.name}: ${f.type}`),
+      outputs: c.output_schema.map((f) => `${f.name}: ${f.type}`),
+      templates: c.templates.map((t) => t.template),
+    }));
+
+  const ctx = { parents, parentIds, io, vectors, contracts, contractId: contractNodeId, callSites };
+  const edges = EDGE_RULES.flatMap((rule) => rule.build(ctx)).sort(compareEdges);
+  const counts = Object.fromEntries(EDGE_TYPES.map((t) => [t, 0])) as Record<EdgeType, number>;
+  for (const e of edges) counts[e.type]++;
+
+  const texts = parents.map((p, i) => fieldTexts(p, io[i]!, [...(invoked.get(p.path) ?? [])].sort().map((id) => byContract.get(id)!)));
+  return {
+    schemaVersion: GRAPH_SCHEMA_VERSION,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    tokenizer: TOKENIZER,
+    parameters: DEFAULT_PARAMETERS,
+    nodes: [...parentNodes, ...contractNodes],
+    edges,
+    lexicon: buildLexicon(parents.map((_, i) => i), texts),
+    stats: { parents: parentNodes.length, contracts: contractNodes.length, edges: counts },
+  };
+}
+
+/** The text BM25F indexes per field. The body is the original text, so a rewritten parent is found by what it used to say. */
+export function fieldTexts(p: Parent, io: SkillIO, invoked: readonly Contract[]): FieldTexts {
+  return {
+    name: `${nameOf(p)} ${path.posix.basename(p.path)}`,
+    description: descriptionOf(p),
+    headings: p.units.flatMap((u) => (u.heading ? [u.heading] : [])).join('\n'),
+    io: [...io.inputs, ...io.outputs, ...p.scripts.map((s) => s.relPath), ...invoked.flatMap((c) => [...c.input_schema, ...c.output_schema].map((f) => f.name))].join(' '),
+    templates: invoked.flatMap((c) => [c.trigger, ...c.templates.map((t) => t.template)]).join('\n'),
+    body: bodyText(p),
+  };
+}
+
+function bodyText(p: Parent): string {
+  return p.units.map((u) => u.text).join('');
+}
+
+function nameOf(p: Parent): string {
+  const n = p.frontmatter.data?.['name'];
+  return typeof n === 'string' && n.trim() ? n.trim() : path.posix.basename(p.path);
+}
+
+function descriptionOf(p: Parent): string {
+  const d = p.frontmatter.data?.['description'];
+  return typeof d === 'string' ? d.trim() : '';
+}
+
+function compareEdges(a: GraphEdge, b: GraphEdge): number {
+  const t = EDGE_TYPES.indexOf(a.type) - EDGE_TYPES.indexOf(b.type);
+  if (t !== 0) return t;
+  return a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0;
+}

@@ -1,0 +1,50 @@
+/**
+ * sem: lexical neighbours (SPEC §5). Each parent points to its `NEIGHBOURS` most similar parents
+ * whose TF-IDF cosine is at least `MIN_COSINE` (a k-nearest-neighbour graph, so the edge's
+ * direction says whose neighbour list it came from). Candidates come from an inverted index over
+ * each vector's top terms, skipping terms in more than a tenth of the library, so cost stays far
+ * below all pairs; cosine is then exact.
+ */
+import { cosine, topTerms } from '../../propose/tfidf.js';
+import type { GraphEdge } from '../types.js';
+import { round4, type EdgeRule } from './edge-rule.js';
+
+export const NEIGHBOURS = 5;
+export const MIN_COSINE = 0.3;
+const TOP_TERMS = 24;
+
+export const semRule: EdgeRule = {
+  type: 'sem',
+  describe: `the target is one of the source's ${NEIGHBOURS} nearest parents by TF-IDF cosine, at least ${MIN_COSINE}`,
+  build(ctx) {
+    const n = ctx.vectors.length;
+    const maxDf = Math.max(2, Math.floor(n / 10));
+    const tops = ctx.vectors.map((v) => topTerms(v, TOP_TERMS));
+    const index = new Map<number, number[]>();
+    tops.forEach((terms, i) => {
+      for (const t of terms) {
+        let list = index.get(t);
+        if (!list) index.set(t, (list = []));
+        list.push(i);
+      }
+    });
+    const edges: GraphEdge[] = [];
+    for (let i = 0; i < n; i++) {
+      const seen = new Set<number>();
+      for (const t of tops[i]!) {
+        const list = index.get(t)!;
+        if (list.length > maxDf) continue;
+        for (const j of list) if (j !== i) seen.add(j);
+      }
+      const near = [...seen]
+        .map((j) => ({ j, sim: cosine(ctx.vectors[i]!, ctx.vectors[j]!) }))
+        .filter((x) => x.sim >= MIN_COSINE)
+        .sort((a, b) => b.sim - a.sim || (ctx.parentIds[a.j]! < ctx.parentIds[b.j]! ? -1 : 1))
+        .slice(0, NEIGHBOURS);
+      for (const { j, sim } of near) {
+        edges.push({ from: ctx.parentIds[i]!, to: ctx.parentIds[j]!, type: 'sem', weight: round4(sim), evidence: [{ kind: 'cosine', detail: `TF-IDF cosine ${round4(sim)}` }] });
+      }
+    }
+    return edges;
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * wf: explicit workflow evidence (SPEC §5). A skill links to another skill's folder or SKILL.md, or
+ * names another skill as code (`other-skill`, `plugin:other-skill`) or as "the other-skill skill".
+ * Bare words are not enough: names such as "pdf" occur in prose everywhere. A name shared by several
+ * skills resolves to the one nearest in the folder tree (longest common path prefix, then path).
+ * Direction: the named skill comes next (A → B) unless the line says it comes first ("before",
+ * "first", "requires", "prerequisite", "after using" …), then B → A.
+ */
+import path from 'node:path';
+import type { Parent } from '../../ir/types.js';
+import type { EdgeEvidence, GraphEdge } from '../types.js';
+import type { EdgeRule } from './edge-rule.js';
+
+const MAX_EVIDENCE = 5;
+const PRIOR = /\b(before|first|prerequisites?|requires?|required|depends? on|after (using|running)|previous(ly)?|earlier|beforehand)\b/i;
+
+export const wfRule: EdgeRule = {
+  type: 'wf',
+  describe: 'the source links to the target or names it as a skill (direction: next step; reversed when the line says the named skill comes first)',
+  build(ctx) {
+    const byFolder = new Map(ctx.parents.map((p, i) => [p.path, i]));
+    const byName = new Map<string, number[]>();
+    ctx.parents.forEach((p, i) => {
+      for (const n of namesOf(p)) {
+        let list = byName.get(n);
+        if (!list) byName.set(n, (list = []));
+        if (!list.includes(i)) list.push(i);
+      }
+    });
+    const edges = new Map<string, { from: number; to: number; count: number; evidence: EdgeEvidence[] }>();
+    const add = (a: number, b: number, kind: 'link' | 'mention', detail: string, file: string, line: number, lineText: string) => {
+      if (a === b) return;
+      const [from, to] = PRIOR.test(lineText) ? [b, a] : [a, b];
+      const key = `${from} ${to}`;
+      let e = edges.get(key);
+      if (!e) edges.set(key, (e = { from, to, count: 0, evidence: [] }));
+      e.count++;
+      // Keep the first few places as evidence; the weight counts them all.
+      if (e.evidence.length < MAX_EVIDENCE) e.evidence.push({ kind, detail, file, line });
+    };
+    ctx.parents.forEach((p, i) => {
+      for (const u of p.units) {
+        const lines = u.text.split('\n');
+        const lineText = (line: number) => lines[line - u.line] ?? '';
+        for (const l of u.links) {
+          const target = linkedSkill(p, l.url, byFolder);
+          if (target !== undefined) add(i, target, 'link', l.url, p.file, l.line, lineText(l.line));
+        }
+        for (const c of u.inlineCode) {
+          const value = c.value.trim().toLowerCase();
+          // `plugin:skill` is explicit enough for a name without a hyphen.
+          const prefixed = /^[a-z0-9-]+:[a-z0-9]/.test(value);
+          const target = resolveName(value.replace(/^[a-z0-9-]+:/, ''), i, ctx.parents, byName, prefixed);
+          if (target !== undefined) add(i, target, 'mention', `\`${c.value.trim()}\``, p.file, c.line, lineText(c.line));
+        }
+        lines.forEach((text, k) => {
+          for (const m of text.matchAll(/\b(?:the\s+)?\*{0,2}([a-z0-9]+(?:-[a-z0-9]+)+)\*{0,2}\s+skill\b/gi)) {
+            const target = resolveName(m[1]!.toLowerCase(), i, ctx.parents, byName, false);
+            if (target !== undefined) add(i, target, 'mention', m[0], p.file, u.line + k, text);
+          }
+        });
+      }
+    });
+    return [...edges.values()].map((e): GraphEdge => ({ from: ctx.parentIds[e.from]!, to: ctx.parentIds[e.to]!, type: 'wf', weight: e.count, evidence: e.evidence }));
+  },
+};
+
+/** Frontmatter name and folder name, lower case. */
+function namesOf(p: Parent): string[] {
+  const names = [path.posix.basename(p.path).toLowerCase()];
+  const n = p.frontmatter.data?.['name'];
+  if (typeof n === 'string' && n.trim()) names.push(n.trim().toLowerCase());
+  return names.filter((x) => /^[a-z0-9][a-z0-9-]*$/.test(x) && x !== '.');
+}
+
+function linkedSkill(p: Parent, url: string, byFolder: ReadonlyMap<string, number>): number | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('#') || url.startsWith('/')) return undefined;
+  const clean = decodeURIComponentSafe(url.split('#')[0]!.split('?')[0]!);
+  if (!clean) return undefined;
+  let target = path.posix.normalize(path.posix.join(p.path === '.' ? '' : p.path, clean));
+  if (target.endsWith('/SKILL.md')) target = target.slice(0, -'/SKILL.md'.length);
+  target = target.replace(/\/$/, '');
+  return byFolder.get(target);
+}
+
+/** A skill named by a code span or "X skill": names with a hyphen only, nearest in the tree on ties. */
+function resolveName(name: string, self: number, parents: readonly Parent[], byName: ReadonlyMap<string, number[]>, plainAllowed: boolean): number | undefined {
+  if (!name.includes('-') && !plainAllowed) return undefined;
+  const candidates = (byName.get(name) ?? []).filter((i) => i !== self);
+  if (candidates.length === 0) return undefined;
+  const here = parents[self]!.path.split('/');
+  const shared = (i: number) => {
+    const there = parents[i]!.path.split('/');
+    let k = 0;
+    while (k < here.length && k < there.length && here[k] === there[k]) k++;
+    return k;
+  };
+  return [...candidates].sort((a, b) => shared(b) - shared(a) || (parents[a]!.path < parents[b]!.path ? -1 : 1))[0];
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

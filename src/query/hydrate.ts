@@ -1,0 +1,94 @@
+/**
+ * Hydration under a token budget (SPEC §5, GoS §3.3): hits are materialised in rank order as the
+ * file an agent reads (the substituted bundle of a rewritten parent, else its SKILL.md), each after
+ * a short header with its source path. Costs are BPE tokens (o200k_base): a bundle's count was
+ * taken at build time; the small headers are charged their UTF-8 byte length, which no BPE token
+ * count exceeds, so the total never passes the budget without loading the tokenizer. A hit that no
+ * longer fits is listed by path only. Only when the first hit alone is over the budget is the
+ * tokenizer loaded, to cut that bundle at a line boundary.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadTokenCounter } from '../text/bpe.js';
+import type { RankedHit } from './rank.js';
+
+/** Between two hits in the output; charged to every hit. */
+export const SEPARATOR = '\n---\n\n';
+
+export type Hydration = 'full' | 'truncated' | 'listed';
+
+export interface HydratedHit extends RankedHit {
+  readonly rank: number;
+  readonly hydration: Hydration;
+  /** Header and content as they appear in the output ('' when only listed). */
+  readonly text: string;
+  /** Tokens charged for this hit. */
+  readonly cost: number;
+}
+
+/** No BPE token spans less than one byte, so the byte length bounds the token count from above. */
+export function tokenBound(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+export function hitHeader(rank: number, hit: RankedHit): string {
+  const how = hit.via ? `via ${hit.via.type}${hit.via.reverse ? ' (reverse)' : ''} from ${hit.via.from.replace(/^skill:/, '')}` : 'direct match';
+  return `# ${rank}. ${hit.node.name}\n\nSource: \`${hit.node.source}\` · score ${hit.score.toFixed(3)} · ${how}\n\n`;
+}
+
+export function listedLine(rank: number, hit: RankedHit): string {
+  return `- ${rank}. ${hit.node.name}: \`${hit.node.bundle}\` (${hit.node.tokens} tokens, over the budget)\n`;
+}
+
+export async function hydrate(dist: string, hits: readonly RankedHit[], budget: number): Promise<HydratedHit[]> {
+  let left = budget;
+  const out: HydratedHit[] = [];
+  for (const [i, hit] of hits.entries()) {
+    const rank = i + 1;
+    const header = hitHeader(rank, hit);
+    const cost = tokenBound(header) + hit.node.tokens + tokenBound(SEPARATOR);
+    if (cost <= left) {
+      const body = readText(dist, hit.node.bundle);
+      out.push({ ...hit, rank, hydration: 'full', text: header + body, cost });
+      left -= cost;
+      continue;
+    }
+    if (out.every((h) => h.hydration === 'listed')) {
+      const truncated = await truncate(readText(dist, hit.node.bundle), left - tokenBound(header) - tokenBound(SEPARATOR), hit.node.bundle);
+      if (truncated) {
+        const charged = tokenBound(header) + truncated.tokens + tokenBound(SEPARATOR);
+        out.push({ ...hit, rank, hydration: 'truncated', text: header + truncated.text, cost: charged });
+        left -= charged;
+        continue;
+      }
+    }
+    const line = listedLine(rank, hit);
+    if (tokenBound(line) <= left) {
+      out.push({ ...hit, rank, hydration: 'listed', text: line, cost: tokenBound(line) });
+      left -= tokenBound(line);
+    }
+  }
+  return out;
+}
+
+function readText(dist: string, rel: string): string {
+  // The same WHATWG decoding the build counted (BOM dropped, invalid bytes as U+FFFD).
+  return new TextDecoder().decode(fs.readFileSync(path.join(dist, ...rel.split('/'))));
+}
+
+/** The longest prefix of whole lines that fits `room` tokens together with the note that says where the rest is. */
+async function truncate(text: string, room: number, file: string): Promise<{ text: string; tokens: number } | null> {
+  const count = await loadTokenCounter();
+  const lines = text.split('\n');
+  const render = (n: number) => `${lines.slice(0, n).join('\n')}\n\n[skillc: truncated after ${n} of ${lines.length} lines to fit the budget; the rest is in \`${file}\`]\n`;
+  let lo = 0;
+  let hi = lines.length;
+  if (count(render(0)) > room) return null;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (count(render(mid)) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  const rendered = render(lo);
+  return { text: rendered, tokens: count(rendered) };
+}

@@ -1,0 +1,190 @@
+/**
+ * Ranking for one query (SPEC §5, GoS §3.3): BM25F over the fielded lexicon and a TF-IDF vector
+ * cosine give hybrid seeds; Personalized PageRank over the typed, reverse-aware operator spreads
+ * their mass to prerequisites and neighbours; a rerank adds direct matches in the fields that name
+ * a skill. Only parents are ranked. When the best seed covers too little of the query, the answer
+ * is NO_SKILL_HIT instead of the least bad skills.
+ */
+import { contentTokens } from '../text/tokens.js';
+import { FIELDS, type EdgeType, type ParentNode } from '../graph/types.js';
+import type { GraphIndex } from './graph-index.js';
+
+export interface HitScores {
+  /** BM25F, raw. */
+  readonly lexical: number;
+  /** TF-IDF cosine with the query. */
+  readonly vector: number;
+  /** Seed probability (0 when not a seed). */
+  readonly seed: number;
+  /** Stationary PPR score scaled by the best parent's. */
+  readonly graph: number;
+  /** Share of the query's IDF mass matched in name, description and I/O. */
+  readonly field: number;
+}
+
+export interface RankedHit {
+  readonly node: ParentNode;
+  readonly score: number;
+  readonly scores: HitScores;
+  /** How diffusion reached a hit that is not a seed: the largest inflow. */
+  readonly via: { readonly type: EdgeType; readonly reverse: boolean; readonly from: string } | null;
+}
+
+export interface Ranking {
+  readonly terms: readonly string[];
+  /** Best coverage of the query's IDF mass by one seed. */
+  readonly coverage: number;
+  readonly hits: readonly RankedHit[];
+}
+
+/** Fields counted as "direct field matches" in the rerank (GoS eq. 5: name, capability, artifacts). */
+const MATCH_FIELDS = [FIELDS.indexOf('name'), FIELDS.indexOf('description'), FIELDS.indexOf('io')];
+const BODY = FIELDS.indexOf('body');
+
+export function rank(index: GraphIndex, query: string, k: number): Ranking {
+  const { doc } = index;
+  const P = doc.parameters;
+  const nDocs = doc.lexicon.docs.length;
+  const terms = [...new Set(contentTokens(query))].sort();
+  if (terms.length === 0 || nDocs === 0) return { terms, coverage: 0, hits: [] };
+
+  const lexical = new Float64Array(nDocs);
+  const dot = new Float64Array(nDocs);
+  const matched = new Float64Array(nDocs);
+  const fieldMatched = new Float64Array(nDocs);
+  let idfMass = 0;
+  let queryNorm = 0;
+  const weights = FIELDS.map((f) => P.bm25.fieldWeights[f]);
+  for (const t of terms) {
+    const list = Object.hasOwn(doc.lexicon.postings, t) ? doc.lexicon.postings[t]! : [];
+    const stride = FIELDS.length + 1;
+    const df = list.length / stride;
+    const idf = Math.log(1 + (nDocs - df + 0.5) / (df + 0.5));
+    idfMass += idf;
+    let bodyDf = 0;
+    for (let i = 0; i < list.length; i += stride) if (list[i + 1 + BODY]! > 0) bodyDf++;
+    const vidf = Math.log((1 + nDocs) / (1 + bodyDf));
+    // Terms absent from every body still count in the query's norm, as they do in a cosine.
+    queryNorm += (bodyDf > 0 ? vidf : Math.log(1 + nDocs)) ** 2;
+    for (let i = 0; i < list.length; i += stride) {
+      const d = list[i]!;
+      let tf = 0;
+      for (let f = 0; f < FIELDS.length; f++) {
+        const raw = list[i + 1 + f]!;
+        if (raw === 0) continue;
+        const norm = 1 - P.bm25.b + (P.bm25.b * doc.lexicon.lengths[f]![d]!) / (index.avgLength[f]! || 1);
+        tf += (weights[f]! * raw) / norm;
+      }
+      lexical[d]! += (idf * tf) / (P.bm25.k1 + tf);
+      matched[d]! += idf;
+      if (MATCH_FIELDS.some((f) => list[i + 1 + f]! > 0)) fieldMatched[d]! += idf;
+      const bodyTf = list[i + 1 + BODY]!;
+      if (bodyTf > 0) dot[d]! += vidf * (1 + Math.log(bodyTf)) * vidf;
+    }
+  }
+  const norms = vectorNorms(index);
+  const vector = new Float64Array(nDocs);
+  for (let d = 0; d < nDocs; d++) if (dot[d]! > 0) vector[d] = dot[d]! / (norms[d]! * Math.sqrt(queryNorm) || 1);
+
+  // Hybrid seeds (GoS eq. 2): both signals scaled to [0, 1] before mixing.
+  const maxLex = Math.max(...lexical, 0);
+  const maxVec = Math.max(...vector, 0);
+  if (maxLex <= 0) return { terms, coverage: 0, hits: [] };
+  const z = Array.from(lexical, (l, d) => P.seeds.eta * (maxVec > 0 ? vector[d]! / maxVec : 0) + (1 - P.seeds.eta) * (l / maxLex));
+  const maxZ = Math.max(...z);
+  const seeds = z
+    .map((s, d) => ({ d, s }))
+    .filter((x) => x.s > 0 && x.s >= P.seeds.minRatio * maxZ)
+    .sort((a, b) => b.s - a.s || pathOrder(index.parentOfDoc[a.d]!, index.parentOfDoc[b.d]!))
+    .slice(0, P.seeds.count);
+  const coverage = Math.max(...seeds.map((x) => matched[x.d]! / idfMass));
+  if (coverage < P.minCoverage) return { terms, coverage, hits: [] };
+
+  const n = doc.nodes.length;
+  const p = new Float64Array(n);
+  const total = seeds.reduce((a, x) => a + x.s, 0);
+  for (const x of seeds) p[doc.lexicon.docs[x.d]!] = x.s / total;
+  const s = personalizedPageRank(index, p);
+
+  let maxGraph = 0;
+  for (let d = 0; d < nDocs; d++) maxGraph = Math.max(maxGraph, s[doc.lexicon.docs[d]!]!);
+  const candidates: RankedHit[] = [];
+  for (let d = 0; d < nDocs; d++) {
+    const node = doc.lexicon.docs[d]!;
+    const graph = s[node]! / maxGraph;
+    if (graph < P.rerank.minGraphRatio) continue;
+    const field = fieldMatched[d]! / idfMass;
+    const scores = { lexical: round(lexical[d]!), vector: round(vector[d]!), seed: round(p[node]!), graph: round(graph), field: round(field) };
+    candidates.push({ node: index.parentOfDoc[d]!, score: round(graph + P.rerank.mu * field), scores, via: p[node]! > 0 ? null : strongestInflow(index, s, node) });
+  }
+  candidates.sort((a, b) => b.score - a.score || pathOrder(a.node, b.node));
+  return { terms, coverage: round(coverage), hits: candidates.slice(0, k) };
+}
+
+/** s = α·p + (1 − α)·Tᵀ·s, iterated to the tolerance (GoS eq. 4). */
+export function personalizedPageRank(index: GraphIndex, p: Float64Array): Float64Array {
+  const { restart, iterations, tolerance } = index.doc.parameters.ppr;
+  let s = Float64Array.from(p);
+  for (let it = 0; it < iterations; it++) {
+    const next = new Float64Array(p.length);
+    for (let v = 0; v < p.length; v++) next[v] = restart * p[v]!;
+    for (let u = 0; u < p.length; u++) {
+      const mass = s[u]!;
+      if (mass === 0) continue;
+      for (const t of index.transitions[u]!) next[t.to]! += (1 - restart) * mass * t.p;
+    }
+    let delta = 0;
+    for (let v = 0; v < p.length; v++) delta += Math.abs(next[v]! - s[v]!);
+    s = next;
+    if (delta < tolerance) break;
+  }
+  return s;
+}
+
+function strongestInflow(index: GraphIndex, s: Float64Array, node: number): RankedHit['via'] {
+  let best: RankedHit['via'] = null;
+  let bestMass = 0;
+  index.transitions.forEach((row, u) => {
+    if (u === node || s[u]! === 0) return;
+    for (const t of row) {
+      if (t.to !== node) continue;
+      const mass = s[u]! * t.p;
+      if (mass > bestMass) {
+        bestMass = mass;
+        best = { type: t.type, reverse: t.reverse, from: index.doc.nodes[u]!.id };
+      }
+    }
+  });
+  return best;
+}
+
+const normCache = new WeakMap<GraphIndex, Float64Array>();
+
+/** Per document, the norm of its body's TF-IDF vector (computed once per index). */
+function vectorNorms(index: GraphIndex): Float64Array {
+  let norms = normCache.get(index);
+  if (norms) return norms;
+  const nDocs = index.doc.lexicon.docs.length;
+  const sq = new Float64Array(nDocs);
+  const stride = FIELDS.length + 1;
+  for (const list of Object.values(index.doc.lexicon.postings)) {
+    let df = 0;
+    for (let i = 0; i < list.length; i += stride) if (list[i + 1 + BODY]! > 0) df++;
+    const idf = Math.log((1 + nDocs) / (1 + df));
+    for (let i = 0; i < list.length; i += stride) {
+      const tf = list[i + 1 + BODY]!;
+      if (tf > 0) sq[list[i]!]! += ((1 + Math.log(tf)) * idf) ** 2;
+    }
+  }
+  norms = sq.map(Math.sqrt);
+  normCache.set(index, norms);
+  return norms;
+}
+
+function pathOrder(a: ParentNode, b: ParentNode): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
