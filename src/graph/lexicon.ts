@@ -7,6 +7,8 @@
 import { contentTokens } from '../text/tokens.js';
 import { FIELDS, type FieldName, type Lexicon } from './types.js';
 
+const BODY = FIELDS.indexOf('body');
+
 export type FieldTexts = Readonly<Record<FieldName, string>>;
 
 export function buildLexicon(docNodes: readonly number[], texts: readonly FieldTexts[]): Lexicon {
@@ -26,10 +28,39 @@ export function buildLexicon(docNodes: readonly number[], texts: readonly FieldT
     for (const [t, row] of tf) {
       let list = byTerm.get(t);
       if (!list) byTerm.set(t, (list = []));
-      list.push(d, ...row);
+      row.forEach((n, f) => {
+        if (n > 0) list.push(d, f, n);
+      });
     }
   });
-  const postings: Record<string, number[]> = {};
-  for (const t of [...byTerm.keys()].sort()) postings[t] = byTerm.get(t)!;
-  return { docs: docNodes, lengths, postings };
+  const postings: Record<string, string> = {};
+  for (const t of [...byTerm.keys()].sort()) postings[t] = encodePostings(byTerm.get(t)!);
+  return { docs: docNodes, lengths, postings, norms: bodyNorms(texts.length, byTerm) };
+}
+
+/**
+ * A term's postings as one string of "doc field tf" triples (sorted by doc, then field): JSON
+ * parses a string far faster than an array of numbers, and a query decodes only its own terms.
+ */
+export function encodePostings(triples: readonly number[]): string {
+  return triples.join(' ');
+}
+
+export function decodePostings(encoded: string): Int32Array {
+  const parts = encoded.split(' ');
+  const out = new Int32Array(parts.length);
+  for (let i = 0; i < parts.length; i++) out[i] = Number(parts[i]);
+  return out;
+}
+
+/** Per document, the L2 norm of its body's TF-IDF vector ((1 + ln tf)·ln((1 + N)/(1 + df))), for the vector seed score. */
+function bodyNorms(nDocs: number, byTerm: ReadonlyMap<string, readonly number[]>): number[] {
+  const sq = new Float64Array(nDocs);
+  for (const triples of byTerm.values()) {
+    let df = 0;
+    for (let i = 0; i < triples.length; i += 3) if (triples[i + 1] === BODY) df++;
+    const idf = Math.log((1 + nDocs) / (1 + df));
+    for (let i = 0; i < triples.length; i += 3) if (triples[i + 1] === BODY) sq[triples[i]!]! += ((1 + Math.log(triples[i + 2]!)) * idf) ** 2;
+  }
+  return Array.from(sq, (x) => Math.round(Math.sqrt(x) * 1e6) / 1e6);
 }

@@ -91,8 +91,10 @@ export interface Lexicon {
   readonly docs: readonly number[];
   /** Per field, the token length of each document. */
   readonly lengths: readonly (readonly number[])[];
-  /** Term → flat [doc, tf_name, tf_description, tf_headings, tf_io, tf_templates, tf_body, doc, …]. */
-  readonly postings: Readonly<Record<string, readonly number[]>>;
+  /** Stemmed term → "doc field tf doc field tf …" (field: index into FIELDS), sorted by doc then field. */
+  readonly postings: Readonly<Record<string, string>>;
+  /** Per document, the L2 norm of its body's TF-IDF vector. */
+  readonly norms: readonly number[];
 }
 
 export interface GraphDocument {

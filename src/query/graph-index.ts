@@ -26,6 +26,8 @@ export interface GraphIndex {
   readonly avgLength: readonly number[];
   /** Row-stochastic: transitions[u] sums to 1 (a node without edges keeps its mass: a self-loop). */
   readonly transitions: readonly (readonly Transition[])[];
+  /** The same operator by target: incoming[v] lists (source u, probability) for T[u→v]. */
+  readonly incoming: readonly (readonly { readonly from: number; readonly t: Transition }[])[];
   readonly nodeIndex: ReadonlyMap<string, number>;
 }
 
@@ -57,7 +59,10 @@ export function indexOf(dist: string, doc: GraphDocument): GraphIndex {
   doc.lexicon.docs.forEach((node, d) => (docOf[node] = d));
   const parentOfDoc = doc.lexicon.docs.map((node) => doc.nodes[node] as ParentNode);
   const avgLength = doc.lexicon.lengths.map((ls) => (ls.length === 0 ? 0 : ls.reduce((a, b) => a + b, 0) / ls.length));
-  return { dist, doc, docOf, parentOfDoc, avgLength, transitions: transitionOperator(doc, nodeIndex), nodeIndex };
+  const transitions = transitionOperator(doc, nodeIndex);
+  const incoming: { from: number; t: Transition }[][] = doc.nodes.map(() => []);
+  transitions.forEach((row, u) => row.forEach((t) => incoming[t.to]!.push({ from: u, t })));
+  return { dist, doc, docOf, parentOfDoc, avgLength, transitions, incoming, nodeIndex };
 }
 
 /**

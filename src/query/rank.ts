@@ -8,6 +8,7 @@
 import { contentTokens } from '../text/tokens.js';
 import { FIELDS, type EdgeType, type ParentNode } from '../graph/types.js';
 import type { GraphIndex } from './graph-index.js';
+import { decodePostings } from '../graph/lexicon.js';
 
 export interface HitScores {
   /** BM25F, raw. */
@@ -56,33 +57,37 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
   let queryNorm = 0;
   const weights = FIELDS.map((f) => P.bm25.fieldWeights[f]);
   for (const t of terms) {
-    const list = Object.hasOwn(doc.lexicon.postings, t) ? doc.lexicon.postings[t]! : [];
-    const stride = FIELDS.length + 1;
-    const df = list.length / stride;
+    const list = postingsOf(index, t);
+    // Documents containing the term (a document may have several triples, one per field).
+    let df = 0;
+    let bodyDf = 0;
+    for (let i = 0; i < list.length; i += 3) {
+      if (i === 0 || list[i] !== list[i - 3]) df++;
+      if (list[i + 1] === BODY) bodyDf++;
+    }
     const idf = Math.log(1 + (nDocs - df + 0.5) / (df + 0.5));
     idfMass += idf;
-    let bodyDf = 0;
-    for (let i = 0; i < list.length; i += stride) if (list[i + 1 + BODY]! > 0) bodyDf++;
     const vidf = Math.log((1 + nDocs) / (1 + bodyDf));
     // Terms absent from every body still count in the query's norm, as they do in a cosine.
     queryNorm += (bodyDf > 0 ? vidf : Math.log(1 + nDocs)) ** 2;
-    for (let i = 0; i < list.length; i += stride) {
+    for (let i = 0; i < list.length; ) {
       const d = list[i]!;
       let tf = 0;
-      for (let f = 0; f < FIELDS.length; f++) {
-        const raw = list[i + 1 + f]!;
-        if (raw === 0) continue;
+      let inMatchField = false;
+      for (; i < list.length && list[i] === d; i += 3) {
+        const f = list[i + 1]!;
+        const raw = list[i + 2]!;
         const norm = 1 - P.bm25.b + (P.bm25.b * doc.lexicon.lengths[f]![d]!) / (index.avgLength[f]! || 1);
         tf += (weights[f]! * raw) / norm;
+        if (MATCH_FIELDS.includes(f)) inMatchField = true;
+        if (f === BODY) dot[d]! += vidf * (1 + Math.log(raw)) * vidf;
       }
       lexical[d]! += (idf * tf) / (P.bm25.k1 + tf);
       matched[d]! += idf;
-      if (MATCH_FIELDS.some((f) => list[i + 1 + f]! > 0)) fieldMatched[d]! += idf;
-      const bodyTf = list[i + 1 + BODY]!;
-      if (bodyTf > 0) dot[d]! += vidf * (1 + Math.log(bodyTf)) * vidf;
+      if (inMatchField) fieldMatched[d]! += idf;
     }
   }
-  const norms = vectorNorms(index);
+  const norms = doc.lexicon.norms;
   const vector = new Float64Array(nDocs);
   for (let d = 0; d < nDocs; d++) if (dot[d]! > 0) vector[d] = dot[d]! / (norms[d]! * Math.sqrt(queryNorm) || 1);
 
@@ -144,41 +149,29 @@ export function personalizedPageRank(index: GraphIndex, p: Float64Array): Float6
 function strongestInflow(index: GraphIndex, s: Float64Array, node: number): RankedHit['via'] {
   let best: RankedHit['via'] = null;
   let bestMass = 0;
-  index.transitions.forEach((row, u) => {
-    if (u === node || s[u]! === 0) return;
-    for (const t of row) {
-      if (t.to !== node) continue;
-      const mass = s[u]! * t.p;
-      if (mass > bestMass) {
-        bestMass = mass;
-        best = { type: t.type, reverse: t.reverse, from: index.doc.nodes[u]!.id };
-      }
+  for (const { from, t } of index.incoming[node]!) {
+    const mass = s[from]! * t.p;
+    if (from !== node && mass > bestMass) {
+      bestMass = mass;
+      best = { type: t.type, reverse: t.reverse, from: index.doc.nodes[from]!.id };
     }
-  });
+  }
   return best;
 }
 
-const normCache = new WeakMap<GraphIndex, Float64Array>();
+const decoded = new WeakMap<GraphIndex, Map<string, Int32Array>>();
 
-/** Per document, the norm of its body's TF-IDF vector (computed once per index). */
-function vectorNorms(index: GraphIndex): Float64Array {
-  let norms = normCache.get(index);
-  if (norms) return norms;
-  const nDocs = index.doc.lexicon.docs.length;
-  const sq = new Float64Array(nDocs);
-  const stride = FIELDS.length + 1;
-  for (const list of Object.values(index.doc.lexicon.postings)) {
-    let df = 0;
-    for (let i = 0; i < list.length; i += stride) if (list[i + 1 + BODY]! > 0) df++;
-    const idf = Math.log((1 + nDocs) / (1 + df));
-    for (let i = 0; i < list.length; i += stride) {
-      const tf = list[i + 1 + BODY]!;
-      if (tf > 0) sq[list[i]!]! += ((1 + Math.log(tf)) * idf) ** 2;
-    }
+/** A term's decoded postings (cached per index: a long-lived retriever decodes each term once). */
+function postingsOf(index: GraphIndex, term: string): Int32Array {
+  let cache = decoded.get(index);
+  if (!cache) decoded.set(index, (cache = new Map()));
+  let list = cache.get(term);
+  if (!list) {
+    const postings = index.doc.lexicon.postings;
+    list = Object.hasOwn(postings, term) ? decodePostings(postings[term]!) : new Int32Array(0);
+    cache.set(term, list);
   }
-  norms = sq.map(Math.sqrt);
-  normCache.set(index, norms);
-  return norms;
+  return list;
 }
 
 function pathOrder(a: ParentNode, b: ParentNode): number {

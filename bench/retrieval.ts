@@ -1,0 +1,124 @@
+/**
+ * Retrieval quality on a query set: R@1, R@5, R@10, MRR and Hit@10 (SkillFlow's definitions:
+ * recall@k is the share of a query's gold skills in the top k, MRR the reciprocal rank of the first
+ * gold skill, Hit@10 whether any gold skill is in the top 10; all averaged over queries) for
+ *
+ * - skillc: `openRetriever(dist).rank()`, the ranking `skillc query` hydrates;
+ * - skillc without the graph: the same seeds and rerank with every edge removed (an ablation);
+ * - BM25: plain Okapi BM25 (k1 1.2, b 0.75) over each skill's raw SKILL.md text, one field, the
+ *   same tokenizer, no graph: the baseline.
+ *
+ * A retrieved skill counts as gold when its SKILL.md is byte-identical to a gold skill's (the
+ * corpora hold copies of one skill under several tasks), and recall counts distinct gold contents.
+ * Also prints load + first query time and the median warm query time.
+ *
+ *   node build/bench/retrieval.js <queries.jsonl> [dist] [--k 10] [--misses]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { openRetriever } from '../src/query/retriever.js';
+import { indexOf } from '../src/query/graph-index.js';
+import { rank } from '../src/query/rank.js';
+import { contentTokens } from '../src/text/tokens.js';
+
+interface QueryRow {
+  readonly query: string;
+  readonly gold: readonly string[];
+}
+interface ParentsDoc {
+  readonly parents: readonly { path: string; sha256: string; frontmatter: { raw: string }; units: readonly { text: string }[] }[];
+}
+
+const args = process.argv.slice(2);
+const positional = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1] === '--k'));
+const queriesFile = positional[0];
+if (!queriesFile) {
+  console.error('usage: node build/bench/retrieval.js <queries.jsonl> [dist] [--k 10] [--misses]');
+  process.exit(2);
+}
+const dist = path.resolve(positional[1] ?? 'dist');
+const K = 10;
+const rows: QueryRow[] = fs.readFileSync(queriesFile, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as QueryRow);
+
+const t0 = performance.now();
+const retriever = openRetriever(dist);
+retriever.rank(rows[0]!.query, K);
+const coldMs = performance.now() - t0;
+
+const parents = (JSON.parse(fs.readFileSync(path.join(dist, 'parents.json'), 'utf8')) as ParentsDoc).parents;
+const shaOf = new Map(parents.map((p) => [p.path, p.sha256]));
+const unknown = rows.flatMap((r) => r.gold.filter((g) => !shaOf.has(g)));
+if (unknown.length > 0) console.warn(`warning: ${unknown.length} gold paths are not in ${dist} (e.g. ${unknown[0]}); they count as misses`);
+
+type Ranker = (q: string) => string[];
+const noGraph = indexOf(dist, { ...retriever.index.doc, edges: [] });
+const bm25 = plainBm25(parents.map((p) => ({ path: p.path, text: p.frontmatter.raw + p.units.map((u) => u.text).join('') })));
+const methods: [string, Ranker][] = [
+  ['skillc (BM25F + vector seeds, PPR, rerank)', (q) => retriever.rank(q, K).hits.map((h) => h.node.path)],
+  ['skillc without graph edges', (q) => rank(noGraph, q, K).hits.map((h) => h.node.path)],
+  ['BM25 over raw SKILL.md', (q) => bm25(q, K)],
+];
+
+console.log(`${path.basename(queriesFile)}: ${rows.length} queries, ${parents.length} skills in ${dist}\n`);
+console.log('| method | R@1 | R@5 | R@10 | MRR | Hit@10 | no hit |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
+const misses: string[] = [];
+for (const [name, ranker] of methods) {
+  const sums = { r1: 0, r5: 0, r10: 0, mrr: 0, hit: 0, empty: 0 };
+  for (const row of rows) {
+    const gold = new Set(row.gold.map((g) => shaOf.get(g) ?? `missing:${g}`));
+    const ranked = ranker(row.query);
+    if (ranked.length === 0) sums.empty++;
+    const shas = ranked.map((p) => shaOf.get(p)!);
+    const recall = (k: number) => new Set(shas.slice(0, k).filter((s) => gold.has(s))).size / gold.size;
+    const first = shas.findIndex((s) => gold.has(s));
+    sums.r1 += recall(1);
+    sums.r5 += recall(5);
+    sums.r10 += recall(10);
+    sums.mrr += first >= 0 ? 1 / (first + 1) : 0;
+    sums.hit += first >= 0 && first < 10 ? 1 : 0;
+    if (name.startsWith('skillc (') && first < 0) misses.push(`  ${row.query} → gold ${row.gold.join(', ')}; got ${ranked.slice(0, 3).join(', ') || 'NO_SKILL_HIT'}`);
+  }
+  const f = (x: number) => (x / rows.length).toFixed(3);
+  console.log(`| ${name} | ${f(sums.r1)} | ${f(sums.r5)} | ${f(sums.r10)} | ${f(sums.mrr)} | ${f(sums.hit)} | ${sums.empty} |`);
+}
+
+const times: number[] = [];
+for (const row of rows) {
+  const s = performance.now();
+  retriever.rank(row.query, K);
+  times.push(performance.now() - s);
+}
+times.sort((a, b) => a - b);
+console.log(`\nload + first query: ${coldMs.toFixed(0)} ms; warm query (rank only): median ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms, max ${times[times.length - 1]!.toFixed(1)} ms`);
+if (args.includes('--misses')) console.log(`\nskillc misses (no gold skill in the top ${K}): ${misses.length}\n${misses.join('\n')}`);
+
+/** Okapi BM25 over one text per skill. */
+function plainBm25(docs: readonly { path: string; text: string }[]): (q: string, k: number) => string[] {
+  const postings = new Map<string, [number, number][]>();
+  const lengths = docs.map((d, i) => {
+    const toks = contentTokens(d.text);
+    const tf = new Map<string, number>();
+    for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + 1);
+    for (const [t, n] of tf) {
+      let list = postings.get(t);
+      if (!list) postings.set(t, (list = []));
+      list.push([i, n]);
+    }
+    return toks.length;
+  });
+  const avg = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length);
+  return (q, k) => {
+    const score = new Float64Array(docs.length);
+    for (const t of new Set(contentTokens(q))) {
+      const list = postings.get(t) ?? [];
+      const idf = Math.log(1 + (docs.length - list.length + 0.5) / (list.length + 0.5));
+      for (const [d, n] of list) score[d]! += (idf * n * 2.2) / (n + 1.2 * (0.25 + (0.75 * lengths[d]!) / avg));
+    }
+    return [...score.keys()]
+      .filter((d) => score[d]! > 0)
+      .sort((a, b) => score[b]! - score[a]! || (docs[a]!.path < docs[b]!.path ? -1 : 1))
+      .slice(0, k)
+      .map((d) => docs[d]!.path);
+  };
+}
