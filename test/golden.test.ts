@@ -12,6 +12,7 @@ import { scratchDir } from './helpers/tmp.js';
 const LIBRARIES: Record<string, string> = {
   examples: 'examples/skills',
   mini: 'test/fixtures/mini',
+  retrieval: 'test/fixtures/retrieval',
   alfworld: 'test/fixtures/alfworld',
   'cli-automation': 'test/fixtures/cli-automation',
 };

@@ -4,7 +4,7 @@
  * it). Indexed by artifact, so cost follows the number of matching pairs, not all pairs. Common
  * artifacts (images, JSON) would tie every consumer to every producer, so each consumer keeps its
  * `MAX_PRODUCERS` producers most similar to it (TF-IDF cosine, ties by node id) per artifact, and
- * an edge weighs the specificity of the artifacts it carries, ln((1 + N)/(1 + users))/ln(1 + N):
+ * an edge weighs the specificity of the artifacts it carries, ln((1 + N)/users)/ln(1 + N), in (0, 1]:
  * a shared PCAP says more about a prerequisite than a shared JSON file.
  */
 import { cosine } from '../../propose/tfidf.js';
@@ -20,7 +20,7 @@ export const depRule: EdgeRule = {
     const users = new Map<string, number>();
     for (const io of ctx.io) for (const t of [...io.inputs, ...io.outputs]) users.set(t, (users.get(t) ?? 0) + 1);
     const n = ctx.io.length;
-    const specificity = (t: string) => Math.log((1 + n) / (1 + users.get(t)!)) / Math.log(1 + n);
+    const specificity = (t: string) => Math.log((1 + n) / users.get(t)!) / Math.log(1 + n);
     const producers = new Map<string, number[]>();
     ctx.io.forEach((io, i) => {
       for (const t of io.outputs) {

@@ -1,0 +1,110 @@
+/** Graph construction: artifact roles per line, and each edge rule on small in-memory libraries. */
+import { describe, expect, it } from 'vitest';
+import { artifactLexiconFrom, lineRoles, loadArtifactLexicon, skillIO } from '../../src/graph/artifacts.js';
+import { buildGraph } from '../../src/graph/build-graph.js';
+import type { GraphDocument } from '../../src/graph/types.js';
+import { buildInProcess } from '../helpers/build-ir.js';
+import { scratchDir, writeTree } from '../helpers/tmp.js';
+import type { BuildIR } from '../../src/ir/types.js';
+
+let n = 0;
+async function irOf(files: Record<string, string>): Promise<BuildIR> {
+  const dir = `${scratchDir('graph')}/lib${n++}`;
+  writeTree(dir, files);
+  return (await buildInProcess(dir)).ir;
+}
+import { validateAgainst } from '../../src/schema/validate.js';
+
+const lex = loadArtifactLexicon();
+
+describe('artifact roles', () => {
+  it.each([
+    ['Convert the PDF to DOCX with pandoc.', [['pdf', 'input'], ['docx', 'output']]],
+    ['Read the pcap with scapy.', [['pcap', 'input']]],
+    ['Extract the tables from a PDF.', [['pdf', 'input']]],
+    ['Saves a PNG chart of the totals.', [['image', 'output'], ['chart', 'output']]],
+    ['The CSV has three columns.', []],
+  ])('%s', (line, expected) => {
+    expect(lineRoles(line, lex, null).map((m) => [m.type, m.role])).toEqual(expected);
+  });
+
+  it('takes the role from an Inputs/Outputs heading when the line has no cue', () => {
+    expect(lineRoles('- a CSV of orders', lex, 'input')).toEqual([{ type: 'csv', role: 'input' }]);
+  });
+
+  it('reads the lexicon from data', () => {
+    const custom = artifactLexiconFrom({ artifacts: { widget: ['wdg'] }, produce: ['forge'], consume: ['eat'], outputHeadings: [], inputHeadings: [] });
+    expect(lineRoles('forge a wdg', custom, null)).toEqual([{ type: 'widget', role: 'output' }]);
+    expect(lineRoles('eat the wdg', custom, null)).toEqual([{ type: 'widget', role: 'input' }]);
+  });
+});
+
+async function graphOf(files: Record<string, string>): Promise<GraphDocument> {
+  const ir = await irOf(files);
+  const hydration = new Map((ir.parents ?? []).map((p) => [p.path, { bundle: `skills/${p.path}/SKILL.md`, source: `skills/${p.path}/SKILL.md`, tokens: 10 }]));
+  const doc = buildGraph(ir, hydration);
+  expect(validateAgainst('graph', JSON.parse(JSON.stringify(doc))).errors).toEqual([]);
+  return doc;
+}
+
+const skill = (name: string, description: string, body: string) => `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\n${body}\n`;
+const pairs = (doc: GraphDocument, type: string) => doc.edges.filter((e) => e.type === type).map((e) => `${e.from} -> ${e.to}`);
+
+describe('edge rules', () => {
+  it('dep points from the producer to the consumer, never from a skill to itself', async () => {
+    const doc = await graphOf({
+      'record/SKILL.md': skill('record', 'Records audio from the microphone and saves a WAV file.', 'Run arecord.'),
+      'transcribe/SKILL.md': skill('transcribe', 'Turns speech into text.', 'Load the audio from the WAV file and run whisper.'),
+      // Reads and writes audio as often: a producer (ties go to output), and no edge to itself.
+      'edit/SKILL.md': skill('edit', 'Edits audio.', 'Trim the WAV file and save the WAV file.'),
+    });
+    expect(pairs(doc, 'dep')).toEqual(['skill:edit -> skill:transcribe', 'skill:record -> skill:transcribe']);
+    expect(doc.nodes.find((n) => n.id === 'skill:record')).toMatchObject({ outputs: ['audio'] });
+  });
+
+  it('wf follows links and named skills, reversed when the named skill comes first', async () => {
+    const doc = await graphOf({
+      'a-plan/SKILL.md': skill('a-plan', 'Plans work.', 'When the plan is done, continue with the `b-build` skill.'),
+      'b-build/SKILL.md': skill('b-build', 'Builds.', 'Build the code.'),
+      'c-ship/SKILL.md': skill('c-ship', 'Ships.', 'Run [b-build](../b-build/SKILL.md) before shipping.'),
+      'd-note/SKILL.md': skill('d-note', 'Notes.', 'Mentioning build or plan in prose is not a workflow.'),
+    });
+    expect(pairs(doc, 'wf')).toEqual(['skill:a-plan -> skill:b-build', 'skill:b-build -> skill:c-ship']);
+    expect(doc.edges.find((e) => e.type === 'wf' && e.to === 'skill:c-ship')!.evidence[0]).toMatchObject({ kind: 'link', file: 'c-ship/SKILL.md', line: 8 });
+  });
+
+  it('sem links near neighbours above the cosine threshold only', async () => {
+    const text = 'Rotate the nginx access logs daily with logrotate, compress old files and keep fourteen days.';
+    const doc = await graphOf({
+      'rotate-a/SKILL.md': skill('rotate-a', 'Log rotation.', text),
+      'rotate-b/SKILL.md': skill('rotate-b', 'Log rotation too.', text + ' Reload nginx afterwards.'),
+      'bake/SKILL.md': skill('bake', 'Bakes bread.', 'Knead flour, water, salt and yeast; proof overnight; bake at 250 degrees.'),
+    });
+    expect(pairs(doc, 'sem')).toEqual(['skill:rotate-a -> skill:rotate-b', 'skill:rotate-b -> skill:rotate-a']);
+    for (const e of doc.edges.filter((x) => x.type === 'sem')) expect(e.weight).toBeGreaterThanOrEqual(0.3);
+  });
+
+  it('alt links parents with the same input and output artifacts that are not near-copies', async () => {
+    const doc = await graphOf({
+      'pdf-pandoc/SKILL.md': skill('pdf-pandoc', 'Converts a PDF to DOCX with pandoc.', 'Install pandoc and run it on the file.'),
+      'pdf-libre/SKILL.md': skill('pdf-libre', 'Converts a PDF to DOCX with LibreOffice.', 'Open LibreOffice headless and export.'),
+      'pdf-read/SKILL.md': skill('pdf-read', 'Reads a PDF.', 'Use pdftotext.'),
+    });
+    expect(pairs(doc, 'alt')).toEqual(['skill:pdf-libre -> skill:pdf-pandoc', 'skill:pdf-pandoc -> skill:pdf-libre']);
+  });
+
+  it('is deterministic: the same library gives the same document', async () => {
+    const files = { 'x/SKILL.md': skill('x', 'Saves a CSV.', 'Write the CSV.'), 'y/SKILL.md': skill('y', 'Reads a CSV.', 'Load the CSV.') };
+    expect(JSON.stringify(await graphOf(files))).toBe(JSON.stringify(await graphOf(files)));
+  });
+});
+
+describe('skill I/O', () => {
+  it('counts the description and the body, and a type is either input or output', async () => {
+    const ir = await irOf({ 'a/SKILL.md': skill('a', 'Reads a CSV file.', 'Load the CSV. Load the CSV again. Write a CSV summary.') });
+    const io = skillIO(ir.parents![0]!, lex);
+    expect(io.inputs).toEqual(['csv']);
+    expect(io.outputs).toEqual([]);
+    expect(io.mentions.map((m) => m.role)).toEqual(['input', 'input', 'input', 'output']);
+  });
+});

@@ -1,0 +1,194 @@
+/**
+ * skillc query end to end on two built fixture libraries: test/fixtures/retrieval (a producer and
+ * a consumer of a PCAP, a workflow pair, distractors) and test/fixtures/cli-automation (parents
+ * rewritten to invoke contracts). Each property the issue names is asserted on real output.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { skillc } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/tmp.js';
+import { openRetriever, type Retriever } from '../../src/query/retriever.js';
+import { indexOf } from '../../src/query/graph-index.js';
+import { rank } from '../../src/query/rank.js';
+import { renderQueryJson, renderQueryMarkdown } from '../../src/query/render.js';
+import { loadTokenCounter } from '../../src/text/bpe.js';
+import { validateAgainst } from '../../src/schema/validate.js';
+import type { GraphDocument } from '../../src/graph/types.js';
+
+let retrievalDist: string;
+let cliDist: string;
+let retrieval: Retriever;
+let cli: Retriever;
+
+beforeAll(() => {
+  const dir = scratchDir('query');
+  retrievalDist = path.join(dir, 'retrieval');
+  cliDist = path.join(dir, 'cli');
+  for (const [lib, out] of [['test/fixtures/retrieval', retrievalDist], ['test/fixtures/cli-automation', cliDist]] as const) {
+    const r = skillc(['build', lib, '-o', out, '-q']);
+    expect(r.code, r.stderr).toBe(0);
+  }
+  retrieval = openRetriever(retrievalDist);
+  cli = openRetriever(cliDist);
+}, 60_000);
+
+const INTRUSION = 'detect intrusions and suspicious beaconing';
+
+describe('graph.json', () => {
+  it('validates against its schema and keeps the dep edge direction with its evidence', () => {
+    const doc = JSON.parse(fs.readFileSync(path.join(retrievalDist, 'graph.json'), 'utf8')) as GraphDocument;
+    expect(validateAgainst('graph', doc).errors).toEqual([]);
+    const dep = doc.edges.filter((e) => e.type === 'dep');
+    expect(dep.map((e) => [e.from, e.to])).toEqual([['skill:pcap-capture', 'skill:threat-detection']]);
+    expect(dep[0]!.evidence.map((e) => e.detail)).toEqual(['outputs pcap', 'takes pcap as input']);
+  });
+
+  it('has contract nodes only for promoted contracts, each reached by invokes edges from its parents', () => {
+    const doc = JSON.parse(fs.readFileSync(path.join(cliDist, 'graph.json'), 'utf8')) as GraphDocument;
+    const contracts = doc.nodes.filter((n) => n.kind === 'contract');
+    expect(contracts.length).toBeGreaterThan(0);
+    for (const c of contracts) {
+      const edges = doc.edges.filter((e) => e.to === c.id);
+      expect(edges.length, c.id).toBeGreaterThan(0);
+      expect(edges.every((e) => e.type === 'invokes' && e.from.startsWith('skill:') && e.evidence[0]!.kind === 'call-site')).toBe(true);
+    }
+  });
+});
+
+describe('retrieval', () => {
+  it('retrieves a prerequisite reached only through a reverse dep edge', () => {
+    const hits = retrieval.rank(INTRUSION, 8).hits;
+    expect(hits[0]!.node.path).toBe('threat-detection');
+    const prerequisite = hits.find((h) => h.node.path === 'pcap-capture');
+    expect(prerequisite, 'pcap-capture retrieved').toBeDefined();
+    // No query word occurs in it: only the graph brought it in, along dep, backwards.
+    expect(prerequisite!.scores.lexical).toBe(0);
+    expect(prerequisite!.scores.seed).toBe(0);
+    expect(prerequisite!.via).toEqual({ type: 'dep', reverse: true, from: 'skill:threat-detection' });
+  });
+
+  it('loses that prerequisite when dep edges may not be walked backwards', () => {
+    const doc = retrieval.index.doc;
+    const forwardOnly = indexOf(retrievalDist, { ...doc, parameters: { ...doc.parameters, ppr: { ...doc.parameters.ppr, reverseWeights: { ...doc.parameters.ppr.reverseWeights, dep: 0 } } } });
+    expect(rank(forwardOnly, INTRUSION, 8).hits.map((h) => h.node.path)).not.toContain('pcap-capture');
+  });
+
+  it('never returns a contract as a top-level hit', () => {
+    const doc = cli.index.doc;
+    const contractTexts = doc.nodes.flatMap((n) => (n.kind === 'contract' ? [n.trigger, ...n.templates, n.id.replace(/^contract:/, '').replace(/-/g, ' ')] : []));
+    expect(contractTexts.length).toBeGreaterThan(3);
+    for (const q of contractTexts) {
+      for (const h of cli.rank(q, 20).hits) {
+        expect(h.node.kind, q).toBe('parent');
+        expect(h.node.id.startsWith('skill:'), q).toBe(true);
+      }
+    }
+  });
+
+  it('says NO_SKILL_HIT for an empty, a stop-word-only or a nonsense query', async () => {
+    for (const q of ['', 'the and of it', 'xyzzy plugh frobnicate']) {
+      const r = await cli.query(q);
+      expect(r.status, q).toBe('NO_SKILL_HIT');
+      expect(r.hits).toEqual([]);
+      expect(renderQueryMarkdown(r)).toMatch(/^NO_SKILL_HIT: /);
+    }
+  });
+
+  it('says NO_SKILL_HIT when the best match covers too little of the query', async () => {
+    const r = await retrieval.query('resize zorblax quuxification flibbertigibbet wombatry');
+    expect(r.status).toBe('NO_SKILL_HIT');
+    expect(r.reason).toMatch(/covers \d+% of the query/);
+  });
+});
+
+describe('bundles', () => {
+  it("returns a rewritten parent as its bundle: header, then blocks 1, 2 and 3 in that order", async () => {
+    const r = await cli.query('download a public dataset and verify its checksum', { k: 1, budget: 4000 });
+    expect(r.status).toBe('ok');
+    const hit = r.hits[0]!;
+    expect(hit.node.path).toBe('download-dataset');
+    expect(hit.hydration).toBe('full');
+    const at = ['`invoke(…)` is notation, not an action', '## 1. Actions per invoke', '## 2. Skill', '## 3. Contracts'].map((s) => hit.text.indexOf(s));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // Block 3 inlines the contracts the skeleton invokes.
+    for (const c of hit.node.invokes) expect(hit.text.slice(at[3]!)).toContain(`### ${c}`);
+  });
+
+  it('returns a parent that was not rewritten as its SKILL.md', async () => {
+    const r = await retrieval.query(INTRUSION, { k: 1 });
+    expect(r.hits[0]!.text).toContain(fs.readFileSync(path.join(retrievalDist, 'skills/threat-detection/SKILL.md'), 'utf8'));
+  });
+});
+
+describe('token budget', () => {
+  it('keeps the whole answer within the budget, counted with the BPE tokenizer', async () => {
+    const count = await loadTokenCounter();
+    const seen = new Set<string>();
+    for (const budget of [200, 300, 600, 1200, 2500, 8000]) {
+      const r = await cli.query('install packages and download data with curl', { k: 8, budget });
+      const md = renderQueryMarkdown(r);
+      expect(count(md), `budget ${budget}`).toBeLessThanOrEqual(budget);
+      expect(r.tokens.charged).toBeLessThanOrEqual(budget);
+      expect(count(md)).toBeLessThanOrEqual(r.tokens.charged);
+      for (const h of r.hits) seen.add(h.hydration);
+    }
+    // The sweep exercised every way a hit can be hydrated.
+    expect([...seen].sort()).toEqual(['full', 'listed', 'truncated']);
+  });
+
+  it('cuts an over-long first hit at a line boundary and says where the rest is', async () => {
+    const r = await cli.query('download a public dataset and verify its checksum', { k: 1, budget: 300 });
+    const hit = r.hits[0]!;
+    expect(hit.hydration).toBe('truncated');
+    expect(hit.text).toMatch(/\[skillc: truncated after \d+ of \d+ lines to fit the budget; the rest is in `bundles\/download-dataset\.md`\]/);
+  });
+});
+
+describe('library function', () => {
+  it('answers many queries from one loaded index, the same as a fresh one', async () => {
+    const again = openRetriever(cliDist);
+    for (const q of ['clone a repository', 'lint and format code', 'back up a database']) {
+      expect(renderQueryJson(await cli.query(q))).toBe(renderQueryJson(await again.query(q)));
+    }
+  });
+
+  it('rejects a budget below the minimum and a k below 1', async () => {
+    await expect(cli.query('x', { budget: 10 })).rejects.toThrow(/at least 200/);
+    await expect(cli.query('x', { k: 0 })).rejects.toThrow(/positive integer/);
+  });
+});
+
+describe('skillc query (CLI)', () => {
+  it('prints markdown and exits 0 with hits', () => {
+    const r = skillc(['query', INTRUSION, '--dist', retrievalDist, '-k', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^<!-- skillc query "detect intrusions and suspicious beaconing": 2 hits, at most \d+ of 8000 tokens/);
+    expect(r.stdout).toContain('# 1. threat-detection');
+    expect(r.stdout).toContain('# 2. pcap-capture');
+    expect(r.stdout).toContain('via dep (reverse) from threat-detection');
+  });
+
+  it('prints JSON that validates against schemas/query-result.schema.json', () => {
+    const r = skillc(['query', INTRUSION, '--dist', retrievalDist, '--format', 'json']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as unknown;
+    expect(validateAgainst('query-result', doc).errors).toEqual([]);
+  });
+
+  it('exits 1 with NO_SKILL_HIT, and 2 for a missing dist or a bad option', () => {
+    expect(skillc(['query', 'xyzzy', '--dist', retrievalDist])).toMatchObject({ code: 1, stdout: expect.stringMatching(/^NO_SKILL_HIT/) });
+    const missing = skillc(['query', 'x', '--dist', path.join(retrievalDist, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/has no graph\.json: build the library first/);
+    expect(skillc(['query', 'x', '--dist', retrievalDist, '--budget', '50']).code).toBe(2);
+    expect(skillc(['query', 'x', '--dist', retrievalDist, '--format', 'xml']).code).toBe(2);
+  });
+
+  it('explains itself in --help', () => {
+    const r = skillc(['query', '--help']);
+    expect(r.code).toBe(0);
+    for (const s of ['--dist', '--budget', '--format', 'NO_SKILL_HIT', 'reverse weights', 'Exit codes']) expect(r.stdout).toContain(s);
+  });
+});
