@@ -1,0 +1,10 @@
+/**
+ * skillc as a library. For now: retrieval over a built dist/, for agents and servers that keep the
+ * index loaded and answer many queries (`skillc query` is a thin wrapper around the same calls).
+ */
+export { openRetriever, DEFAULT_BUDGET, DEFAULT_K, MIN_BUDGET, type QueryOptions, type QueryResult, type Retriever } from './query/retriever.js';
+export { renderQueryJson, renderQueryMarkdown } from './query/render.js';
+export { IndexError } from './query/graph-index.js';
+export type { RankedHit, HitScores, Ranking } from './query/rank.js';
+export type { HydratedHit, Hydration } from './query/hydrate.js';
+export type { GraphDocument, GraphEdge, GraphNode, ParentNode, ContractNode, EdgeType } from './graph/types.js';
