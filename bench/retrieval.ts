@@ -4,7 +4,7 @@
  * gold skill, Hit@10 whether any gold skill is in the top 10; all averaged over queries) for
  *
  * - skillc: `openRetriever(dist).rank()`, the ranking `skillc query` hydrates;
- * - skillc without the graph: the same seeds and rerank with every edge removed (an ablation);
+ * - two ablations: skillc without sem edges, and without any edge (the same seeds and rerank);
  * - BM25: plain Okapi BM25 (k1 1.2, b 0.75) over each skill's raw SKILL.md text, one field, the
  *   same tokenizer, no graph: the baseline.
  *
@@ -51,10 +51,13 @@ const unknown = rows.flatMap((r) => r.gold.filter((g) => !shaOf.has(g)));
 if (unknown.length > 0) console.warn(`warning: ${unknown.length} gold paths are not in ${dist} (e.g. ${unknown[0]}); they count as misses`);
 
 type Ranker = (q: string) => string[];
-const noGraph = indexOf(dist, { ...retriever.index.doc, edges: [] });
+const doc = retriever.index.doc;
+const noGraph = indexOf(dist, { ...doc, edges: [] });
+const noSem = indexOf(dist, { ...doc, edges: doc.edges.filter((e) => e.type !== 'sem') });
 const bm25 = plainBm25(parents.map((p) => ({ path: p.path, text: p.frontmatter.raw + p.units.map((u) => u.text).join('') })));
 const methods: [string, Ranker][] = [
   ['skillc (BM25F + vector seeds, PPR, rerank)', (q) => retriever.rank(q, K).hits.map((h) => h.node.path)],
+  ['skillc without sem edges', (q) => rank(noSem, q, K).hits.map((h) => h.node.path)],
   ['skillc without graph edges', (q) => rank(noGraph, q, K).hits.map((h) => h.node.path)],
   ['BM25 over raw SKILL.md', (q) => bm25(q, K)],
 ];
