@@ -12,8 +12,11 @@ import path from 'node:path';
 import { loadTokenCounter } from '../text/bpe.js';
 import type { RankedHit } from './rank.js';
 
-/** Between two hits in the output; charged to every hit. */
+/** Between two hits in the output; charged to every hydrated hit, so the one left over pays for the rule before the listed hits. */
 export const SEPARATOR = '\n---\n\n';
+
+/** Opens the list of hits that did not fit; charged once, with the first of them. */
+export const LISTED_HEADING = '# Also relevant, over the budget\n\n';
 
 export type Hydration = 'full' | 'truncated' | 'listed';
 
@@ -63,9 +66,10 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
       }
     }
     const line = listedLine(rank, hit);
-    if (tokenBound(line) <= left) {
-      out.push({ ...hit, rank, hydration: 'listed', text: line, cost: tokenBound(line) });
-      left -= tokenBound(line);
+    const listedCost = tokenBound(line) + (out.some((h) => h.hydration === 'listed') ? 0 : tokenBound(LISTED_HEADING));
+    if (listedCost <= left) {
+      out.push({ ...hit, rank, hydration: 'listed', text: line, cost: listedCost });
+      left -= listedCost;
     }
   }
   return out;

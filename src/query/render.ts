@@ -4,7 +4,7 @@
  * plus every score, for tools.
  */
 import { stableStringify } from '../util/stable-json.js';
-import { SEPARATOR } from './hydrate.js';
+import { LISTED_HEADING, SEPARATOR } from './hydrate.js';
 import type { QueryResult } from './retriever.js';
 
 export function preamble(query: string, hits: number, charged: number, budget: number): string {
@@ -16,7 +16,7 @@ export function renderQueryMarkdown(r: QueryResult): string {
   const full = r.hits.filter((h) => h.hydration !== 'listed');
   const listed = r.hits.filter((h) => h.hydration === 'listed');
   let out = preamble(r.query, r.hits.length, r.tokens.charged, r.tokens.budget) + full.map((h) => h.text.replace(/\s*$/, '\n')).join(SEPARATOR);
-  if (listed.length > 0) out += `${full.length > 0 ? SEPARATOR : ''}# Also relevant, over the budget\n\n${listed.map((h) => h.text).join('')}`;
+  if (listed.length > 0) out += `${full.length > 0 ? SEPARATOR : ''}${LISTED_HEADING}${listed.map((h) => h.text).join('')}`;
   return out;
 }
 
