@@ -15,6 +15,7 @@
 import { clopperPearsonUpper, wilsonUpper } from './confidence.js';
 import { groupBy } from '../util/group-by.js';
 import type { Scored } from './judge.js';
+import { roundTo } from '../util/round.js';
 
 export type Tier = 'auto_promote' | 'review' | 'reject';
 export type BoundMethod = 'clopper-pearson' | 'wilson';
@@ -79,7 +80,7 @@ function count(xs: readonly Scored[], a: number, r: number): Counts {
 }
 
 const ratio = (k: number, n: number) => (n === 0 ? 0 : k / n);
-const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const r4 = (x: number) => roundTo(x, 4);
 
 export function evaluatePoint(a: number, r: number, negatives: readonly Scored[], positives: readonly Scored[], real: readonly Scored[], opts: SearchOptions): GridPoint {
   const neg = count(negatives, a, r);

@@ -13,6 +13,7 @@ import { renderContractMarkdown } from './contract-md.js';
 import { loadTokenCounter, TOKENIZER } from '../text/bpe.js';
 import { parentText } from '../rewrite/splice.js';
 import { groupBy } from '../util/group-by.js';
+import { roundTo } from '../util/round.js';
 import { unitIndex } from '../passes/extract.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { jsonArtifact, type Artifact } from './json-artifact.js';
@@ -141,7 +142,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
     callSites: callSites.length,
     byDetection: { member: callSites.filter((c) => c.detection === 'member').length, match: callSites.filter((c) => c.detection === 'match').length },
     dropped: droppedBy,
-    roundTrip: { checked, passed, rate: checked === 0 ? 1 : round4(passed / checked) },
+    roundTrip: { checked, passed, rate: checked === 0 ? 1 : roundTo(passed / checked, 4) },
     rewrittenParents: perParent.length,
     cleanups: (ir.rewrites ?? []).reduce((a, r) => a + r.cleanups.length, 0),
     tokens: {
@@ -197,12 +198,8 @@ export function quartiles(xs: readonly number[]): Quartiles {
     const i = p * (s.length - 1);
     const lo = Math.floor(i);
     const hi = Math.ceil(i);
-    return round4(s[lo]! + (s[hi]! - s[lo]!) * (i - lo));
+    return roundTo(s[lo]! + (s[hi]! - s[lo]!) * (i - lo), 4);
   };
   return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
-}
-
-function round4(x: number): number {
-  return Math.round(x * 10000) / 10000;
 }
 

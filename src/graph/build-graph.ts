@@ -8,7 +8,7 @@ import type { BuildIR, Contract, Parent } from '../ir/types.js';
 import { buildTfidf } from '../propose/tfidf.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { TOKENIZER } from '../text/bpe.js';
-import { loadArtifactLexicon, skillIO, type SkillIO } from './artifacts.js';
+import { loadArtifactLexicon, skillIO } from './artifacts.js';
 import { EDGE_RULES } from './edges/registry.js';
 import { buildLexicon, type FieldTexts } from './lexicon.js';
 import { DEFAULT_PARAMETERS } from './parameters.js';
@@ -82,7 +82,7 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   const counts = Object.fromEntries(EDGE_TYPES.map((t) => [t, 0])) as Record<EdgeType, number>;
   for (const e of edges) counts[e.type]++;
 
-  const texts = parents.map((p, i) => fieldTexts(p, io[i]!, [...(invoked.get(p.path) ?? [])].sort().map((id) => byContract.get(id)!)));
+  const texts = parents.map((p, i) => fieldTexts(parentNodes[i]!, p, parentNodes[i]!.invokes.map((id) => byContract.get(id)!)));
   return {
     schemaVersion: GRAPH_SCHEMA_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
@@ -95,13 +95,13 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   };
 }
 
-/** The text BM25F indexes per field. The body is the original text, so a rewritten parent is found by what it used to say. */
-export function fieldTexts(p: Parent, io: SkillIO, invoked: readonly Contract[]): FieldTexts {
+/** The text BM25F indexes per field, from the parent's node. The body is the original text, so a rewritten parent is found by what it used to say. */
+export function fieldTexts(node: ParentNode, p: Parent, invoked: readonly Contract[]): FieldTexts {
   return {
-    name: `${nameOf(p)} ${path.posix.basename(p.path)}`,
-    description: descriptionOf(p),
-    headings: p.units.flatMap((u) => (u.heading ? [u.heading] : [])).join('\n'),
-    io: [...io.inputs, ...io.outputs, ...p.scripts.map((s) => s.relPath), ...invoked.flatMap((c) => [...c.input_schema, ...c.output_schema].map((f) => f.name))].join(' '),
+    name: `${node.name} ${path.posix.basename(p.path)}`,
+    description: node.description,
+    headings: node.headings.join('\n'),
+    io: [...node.inputs, ...node.outputs, ...node.scripts, ...invoked.flatMap((c) => [...c.input_schema, ...c.output_schema].map((f) => f.name))].join(' '),
     templates: invoked.flatMap((c) => [c.trigger, ...c.templates.map((t) => t.template)]).join('\n'),
     body: bodyText(p),
   };

@@ -5,6 +5,8 @@
  * query reads only the postings of its own terms.
  */
 import { contentTokens } from '../text/tokens.js';
+import { tfidfWeight } from '../propose/tfidf.js';
+import { roundTo } from '../util/round.js';
 import { FIELDS, type FieldName, type Lexicon } from './types.js';
 
 const BODY = FIELDS.indexOf('body');
@@ -53,14 +55,13 @@ export function decodePostings(encoded: string): Int32Array {
   return out;
 }
 
-/** Per document, the L2 norm of its body's TF-IDF vector ((1 + ln tf)·ln((1 + N)/(1 + df))), for the vector seed score. */
+/** Per document, the L2 norm of its body's TF-IDF vector (propose's weighting), for the vector seed score. */
 function bodyNorms(nDocs: number, byTerm: ReadonlyMap<string, readonly number[]>): number[] {
   const sq = new Float64Array(nDocs);
   for (const triples of byTerm.values()) {
     let df = 0;
     for (let i = 0; i < triples.length; i += 3) if (triples[i + 1] === BODY) df++;
-    const idf = Math.log((1 + nDocs) / (1 + df));
-    for (let i = 0; i < triples.length; i += 3) if (triples[i + 1] === BODY) sq[triples[i]!]! += ((1 + Math.log(triples[i + 2]!)) * idf) ** 2;
+    for (let i = 0; i < triples.length; i += 3) if (triples[i + 1] === BODY) sq[triples[i]!]! += tfidfWeight(triples[i + 2]!, df, nDocs) ** 2;
   }
-  return Array.from(sq, (x) => Math.round(Math.sqrt(x) * 1e6) / 1e6);
+  return Array.from(sq, (x) => roundTo(Math.sqrt(x), 6));
 }

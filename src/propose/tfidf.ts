@@ -38,7 +38,7 @@ export function buildTfidf(texts: readonly string[]): TfidfModel {
     const weights = new Float64Array(ids.length);
     let norm = 0;
     ids.forEach((id, i) => {
-      const w = (1 + Math.log(tf.get(id)!)) * Math.log((1 + n) / (1 + df[id]!));
+      const w = tfidfWeight(tf.get(id)!, df[id]!, n);
       weights[i] = w;
       norm += w * w;
     });
@@ -49,6 +49,11 @@ export function buildTfidf(texts: readonly string[]): TfidfModel {
   const vocabulary = new Array<string>(termIds.size);
   for (const [t, id] of termIds) vocabulary[id] = t;
   return { vectors, vocabulary };
+}
+
+/** The weight of a term occurring tf times in a document, in df of n documents: (1 + ln tf)·ln((1 + n)/(1 + df)). */
+export function tfidfWeight(tf: number, df: number, n: number): number {
+  return (1 + Math.log(tf)) * Math.log((1 + n) / (1 + df));
 }
 
 export function cosine(a: SparseVector, b: SparseVector): number {

@@ -20,8 +20,6 @@ export interface Transition {
 export interface GraphIndex {
   readonly dist: string;
   readonly doc: GraphDocument;
-  /** Node index → document index in the lexicon (parents), or -1 for contracts. */
-  readonly docOf: Int32Array;
   readonly parentOfDoc: readonly ParentNode[];
   readonly avgLength: readonly number[];
   /** Row-stochastic: transitions[u] sums to 1 (a node without edges keeps its mass: a self-loop). */
@@ -55,14 +53,12 @@ export function loadGraphIndex(dist: string): GraphIndex {
 
 export function indexOf(dist: string, doc: GraphDocument): GraphIndex {
   const nodeIndex = new Map(doc.nodes.map((n, i) => [n.id, i]));
-  const docOf = new Int32Array(doc.nodes.length).fill(-1);
-  doc.lexicon.docs.forEach((node, d) => (docOf[node] = d));
   const parentOfDoc = doc.lexicon.docs.map((node) => doc.nodes[node] as ParentNode);
   const avgLength = doc.lexicon.lengths.map((ls) => (ls.length === 0 ? 0 : ls.reduce((a, b) => a + b, 0) / ls.length));
   const transitions = transitionOperator(doc, nodeIndex);
   const incoming: { from: number; t: Transition }[][] = doc.nodes.map(() => []);
   transitions.forEach((row, u) => row.forEach((t) => incoming[t.to]!.push({ from: u, t })));
-  return { dist, doc, docOf, parentOfDoc, avgLength, transitions, incoming, nodeIndex };
+  return { dist, doc, parentOfDoc, avgLength, transitions, incoming, nodeIndex };
 }
 
 /**

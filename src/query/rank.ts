@@ -9,6 +9,8 @@ import { contentTokens } from '../text/tokens.js';
 import { FIELDS, type EdgeType, type ParentNode } from '../graph/types.js';
 import type { GraphIndex } from './graph-index.js';
 import { decodePostings } from '../graph/lexicon.js';
+import { roundTo } from '../util/round.js';
+import { tfidfWeight } from '../propose/tfidf.js';
 
 export interface HitScores {
   /** BM25F, raw. */
@@ -67,9 +69,9 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
     }
     const idf = Math.log(1 + (nDocs - df + 0.5) / (df + 0.5));
     idfMass += idf;
-    const vidf = Math.log((1 + nDocs) / (1 + bodyDf));
-    // Terms absent from every body still count in the query's norm, as they do in a cosine.
-    queryNorm += (bodyDf > 0 ? vidf : Math.log(1 + nDocs)) ** 2;
+    // The query is a document with tf 1 per term; a term absent from every body still counts in its norm.
+    const vidf = tfidfWeight(1, bodyDf, nDocs);
+    queryNorm += vidf ** 2;
     for (let i = 0; i < list.length; ) {
       const d = list[i]!;
       let tf = 0;
@@ -80,7 +82,7 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
         const norm = 1 - P.bm25.b + (P.bm25.b * doc.lexicon.lengths[f]![d]!) / (index.avgLength[f]! || 1);
         tf += (weights[f]! * raw) / norm;
         if (MATCH_FIELDS.includes(f)) inMatchField = true;
-        if (f === BODY) dot[d]! += vidf * (1 + Math.log(raw)) * vidf;
+        if (f === BODY) dot[d]! += vidf * tfidfWeight(raw, bodyDf, nDocs);
       }
       lexical[d]! += (idf * tf) / (P.bm25.k1 + tf);
       matched[d]! += idf;
@@ -119,11 +121,11 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
     const graph = s[node]! / maxGraph;
     if (graph < P.rerank.minGraphRatio) continue;
     const field = fieldMatched[d]! / idfMass;
-    const scores = { lexical: round(lexical[d]!), vector: round(vector[d]!), seed: round(p[node]!), graph: round(graph), field: round(field) };
-    candidates.push({ node: index.parentOfDoc[d]!, score: round(graph + P.rerank.mu * field), scores, via: p[node]! > 0 ? null : strongestInflow(index, s, node) });
+    const scores = { lexical: roundTo(lexical[d]!, 6), vector: roundTo(vector[d]!, 6), seed: roundTo(p[node]!, 6), graph: roundTo(graph, 6), field: roundTo(field, 6) };
+    candidates.push({ node: index.parentOfDoc[d]!, score: roundTo(graph + P.rerank.mu * field, 6), scores, via: p[node]! > 0 ? null : strongestInflow(index, s, node) });
   }
   candidates.sort((a, b) => b.score - a.score || pathOrder(a.node, b.node));
-  return { terms, coverage: round(coverage), hits: candidates.slice(0, k) };
+  return { terms, coverage: roundTo(coverage, 6), hits: candidates.slice(0, k) };
 }
 
 /** s = α·p + (1 − α)·Tᵀ·s, iterated to the tolerance (GoS eq. 4). */
@@ -176,8 +178,4 @@ function postingsOf(index: GraphIndex, term: string): Int32Array {
 
 function pathOrder(a: ParentNode, b: ParentNode): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-}
-
-function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
 }

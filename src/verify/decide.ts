@@ -8,6 +8,7 @@
  */
 import type { CheckName, Contract, Decision, Evidence, Profile, RiskHit } from '../ir/types.js';
 import type { Policy } from '../policy/policy.js';
+import { roundTo } from '../util/round.js';
 
 export interface Scores {
   readonly coverage: number;
@@ -33,7 +34,7 @@ export interface DecisionInput {
   readonly risks: readonly RiskHit[];
 }
 
-const round = (x: number) => Math.round(x * 1e4) / 1e4;
+const round = (x: number) => roundTo(x, 4);
 
 export function decide(input: DecisionInput, policy: Policy): Profile {
   const s = input.scores;

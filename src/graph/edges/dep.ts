@@ -9,7 +9,8 @@
  */
 import { cosine } from '../../propose/tfidf.js';
 import type { EdgeEvidence, GraphEdge } from '../types.js';
-import { round4, type EdgeRule } from './edge-rule.js';
+import type { EdgeRule } from './edge-rule.js';
+import { roundTo } from '../../util/round.js';
 
 export const MAX_PRODUCERS = 3;
 
@@ -52,7 +53,7 @@ export const depRule: EdgeRule = {
       }
     });
     return [...edges.values()].map(
-      (e): GraphEdge => ({ from: ctx.parentIds[e.from]!, to: ctx.parentIds[e.to]!, type: 'dep', weight: round4(e.weight), evidence: e.evidence }),
+      (e): GraphEdge => ({ from: ctx.parentIds[e.from]!, to: ctx.parentIds[e.to]!, type: 'dep', weight: roundTo(e.weight, 4), evidence: e.evidence }),
     );
   },
 };

@@ -27,7 +27,3 @@ export interface EdgeRule {
   readonly describe: string;
   build(ctx: GraphContext): GraphEdge[];
 }
-
-export function round4(x: number): number {
-  return Math.round(x * 10000) / 10000;
-}

@@ -7,7 +7,8 @@
  */
 import { cosine, topTerms } from '../../propose/tfidf.js';
 import type { GraphEdge } from '../types.js';
-import { round4, type EdgeRule } from './edge-rule.js';
+import type { EdgeRule } from './edge-rule.js';
+import { roundTo } from '../../util/round.js';
 
 export const NEIGHBOURS = 5;
 export const MIN_COSINE = 0.3;
@@ -42,7 +43,7 @@ export const semRule: EdgeRule = {
         .sort((a, b) => b.sim - a.sim || (ctx.parentIds[a.j]! < ctx.parentIds[b.j]! ? -1 : 1))
         .slice(0, NEIGHBOURS);
       for (const { j, sim } of near) {
-        edges.push({ from: ctx.parentIds[i]!, to: ctx.parentIds[j]!, type: 'sem', weight: round4(sim), evidence: [{ kind: 'cosine', detail: `TF-IDF cosine ${round4(sim)}` }] });
+        edges.push({ from: ctx.parentIds[i]!, to: ctx.parentIds[j]!, type: 'sem', weight: roundTo(sim, 4), evidence: [{ kind: 'cosine', detail: `TF-IDF cosine ${roundTo(sim, 4)}` }] });
       }
     }
     return edges;
