@@ -230,6 +230,62 @@ Examples:
       }));
     });
 
+  program
+    .command('lint')
+    .description('check skills before they are committed: the Agent Skills specification, body size, fences, links, undeclared risky calls; offline, no model')
+    .argument('[paths...]', 'SKILL.md files, files inside skills, skill folders or library folders (default: .)')
+    .addOption(new Option('-f, --format <format>', 'stylish: file:line:col lines; json: ESLint-style results; sarif: SARIF 2.1.0 for code scanning').choices(['stylish', 'json', 'sarif']).default('stylish'))
+    .option('-o, --output-file <file>', 'write the report to a file instead of stdout')
+    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings (-1: no limit)', wholeNumber('--max-warnings', -1), -1)
+    .option('--strict', 'match the Agent Skills reference validator: unknown fields and strict-YAML problems are errors')
+    .option('--dist <dir>', 'a built library (skillc build output): also report skills that re-describe or contradict its contracts')
+    .option('--fix', 'apply the safe fixes to SKILL.md files, then report what remains')
+    .option('-c, --config <file>', `configuration file (default: the nearest ${'.skillc-lint.json'} upwards)`)
+    .option('--quiet', 'report errors only')
+    .option('--report-unused-disable-directives', 'warn about skillc-disable comments that suppress nothing')
+    .option('-j, --jobs <n>', 'worker threads when linting many skills (output is the same for any n)', wholeNumber('--jobs', 1))
+    .option('--no-progress', 'do not draw progress on the terminal')
+    .addHelpText('after', `
+Rules (id, default level; --strict raises the two marked *): see README "skillc lint".
+  frontmatter-present error     frontmatter-yaml error         frontmatter-strict warn*
+  name-format error             name-matches-folder error      description-format error
+  compatibility-format error    metadata-string-map warn       allowed-tools-format error
+  allowed-tools-string warn     unknown-fields warn*           body-length warn
+  fence-balanced error          link-resolves error            link-depth warn
+  undeclared-risk warn          redescribes-contract warn      contradicts-template warn
+  (the last two run only with --dist)
+
+Configuration (.skillc-lint.json, schema: schemas/lint-config.schema.json):
+  {"strict": false, "rules": {"unknown-fields": "error", "body-length": ["warn", {"maxLines": 400}]}}
+Inline: <!-- skillc-disable-next-line link-depth -->, <!-- skillc-disable rule -->/<!-- skillc-enable rule -->;
+in the frontmatter and in scripts: # skillc-disable-next-line unknown-fields
+
+Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 usage, configuration or internal error.
+Never uses the network or a model.
+
+Examples:
+  skillc lint skills/
+  skillc lint --strict --format sarif -o skillc.sarif skills/
+  skillc lint --fix skills/pdf/SKILL.md
+  skillc lint --dist dist/ skills/new-skill`)
+    .action(async function (this: Command, paths: string[]) {
+      const { lintCommand } = await import('./lint-command.js');
+      const o = this.opts();
+      this.setOptionValue('__exit', await lintCommand(paths, {
+        format: o.format as 'stylish' | 'json' | 'sarif',
+        maxWarnings: o.maxWarnings as number,
+        ...(o.outputFile !== undefined ? { outputFile: o.outputFile as string } : {}),
+        ...(o.dist !== undefined ? { dist: o.dist as string } : {}),
+        ...(o.config !== undefined ? { config: o.config as string } : {}),
+        ...(o.jobs !== undefined ? { jobs: o.jobs as number } : {}),
+        fix: o.fix === true,
+        strict: o.strict === true,
+        quiet: o.quiet === true,
+        reportUnusedDisableDirectives: o.reportUnusedDisableDirectives === true,
+        progress: o.progress as boolean,
+      }, { stdout: process.stdout, stderr: process.stderr }));
+    });
+
   return program;
 }
 

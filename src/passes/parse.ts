@@ -10,7 +10,7 @@ import { makeDiagnostic, type Diagnostic } from '../ir/diagnostics.js';
 import { decodeUtf8 } from '../text/decode.js';
 import { sha256 } from '../util/hash.js';
 import { LineIndex } from '../text/line-index.js';
-import { splitFrontmatter } from '../text/frontmatter.js';
+import { splitFrontmatter, type SplitFrontmatter } from '../text/frontmatter.js';
 import { parseMarkdown, splitUnits } from '../text/markdown.js';
 import type { Pass } from './pass.js';
 import fs from 'node:fs';
@@ -70,6 +70,17 @@ export const parsePass: Pass = {
 };
 
 export function parseSkill(skill: SourceSkill, diags: Diagnostic[]): Parent {
+  return parseSkillDetailed(skill, diags).parent;
+}
+
+export interface DetailedParse {
+  readonly parent: Parent;
+  /** What splitFrontmatter returned (problems with offsets, and the YAML document). */
+  readonly frontmatter: SplitFrontmatter;
+}
+
+/** parseSkill, also returning the frontmatter split; `gfm: false` parses CommonMark only (lint). */
+export function parseSkillDetailed(skill: SourceSkill, diags: Diagnostic[], options: { gfm?: boolean } = {}): DetailedParse {
   const file = skill.file;
   const decoded = decodeUtf8(skill.content);
   const text = decoded.text;
@@ -97,19 +108,20 @@ export function parseSkill(skill: SourceSkill, diags: Diagnostic[]): Parent {
     diags.push(makeDiagnostic(NAME, 'skill-file-large', { file, message: `SKILL.md is ${(skill.content.length / 1048576).toFixed(1)} MiB (${lines.lineCount} lines); parsed in full` }));
   }
 
-  const { frontmatter, problems } = splitFrontmatter(text);
+  const split = splitFrontmatter(text);
+  const { frontmatter, problems } = split;
   for (const p of problems) {
     diags.push(makeDiagnostic(NAME, p.kind, { file, ...at(p.offset, p.endOffset), message: p.message }));
   }
 
-  const tree = parseMarkdown(text);
+  const tree = parseMarkdown(text, options);
   const { units, unclosedFences } = splitUnits(skill.path, text, frontmatter.raw.length, tree, lines);
   for (const f of unclosedFences) {
     diags.push(makeDiagnostic(NAME, 'unclosed-code-fence', { file, ...at(f.offset, f.offset + f.fence.length), message: `code fence ${f.fence} opened here is never closed; the rest of the file is read as code` }));
   }
 
   const by = (k: string) => skill.files.filter((f) => f.kind === k);
-  return {
+  const parent: Parent = {
     path: skill.path,
     file,
     bytes: skill.content.length,
@@ -122,4 +134,5 @@ export function parseSkill(skill: SourceSkill, diags: Diagnostic[]): Parent {
     references: by('reference'),
     assets: by('asset'),
   };
+  return { parent, frontmatter: split };
 }

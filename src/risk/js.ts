@@ -21,7 +21,8 @@ import {
   isSecretName,
 } from './scan.js';
 
-export const JS_SINK_IDS = ['js.child-process-exec', 'js.eval', 'js.fs-delete', 'js.network', 'js.secret-read'] as const;
+import { JS_SINK_IDS } from './js-sinks.js';
+export { JS_SINK_IDS };
 type JsSink = (typeof JS_SINK_IDS)[number];
 
 /** child_process calls that always go through a shell. */

@@ -29,6 +29,8 @@ export interface FrontmatterProblem {
 export interface SplitFrontmatter {
   readonly frontmatter: Frontmatter;
   readonly problems: readonly FrontmatterProblem[];
+  /** The parsed YAML document with source ranges (for lint's key positions); not IR data. */
+  readonly document?: Document.Parsed;
 }
 
 const OPEN = /^---[ \t]*(\r?\n|$)/;
@@ -66,11 +68,11 @@ export function splitFrontmatter(text: string): SplitFrontmatter {
   }
   const raw = text.slice(0, closeEnd);
   const yaml = text.slice(yamlStart, yamlEnd);
-  const { data, problems } = parseYaml(yaml, yamlStart);
-  return { frontmatter: { raw, yaml, data, yamlLine: 2 }, problems };
+  const { data, problems, document } = parseYaml(yaml, yamlStart);
+  return { frontmatter: { raw, yaml, data, yamlLine: 2 }, problems, ...(document ? { document } : {}) };
 }
 
-function parseYaml(yaml: string, base: number): { data: Record<string, unknown> | null; problems: FrontmatterProblem[] } {
+function parseYaml(yaml: string, base: number): { data: Record<string, unknown> | null; problems: FrontmatterProblem[]; document?: Document.Parsed } {
   const problems: FrontmatterProblem[] = [];
   if (yaml.trim() === '') {
     problems.push({ kind: 'frontmatter-not-mapping', offset: base, message: 'frontmatter is empty' });
@@ -116,7 +118,7 @@ function parseYaml(yaml: string, base: number): { data: Record<string, unknown> 
   if (doc.contents !== null && !isMap(doc.contents)) {
     const start = doc.contents.range?.[0] ?? 0;
     problems.push({ kind: 'frontmatter-not-mapping', offset: base + start, message: 'frontmatter is not a mapping of keys to values' });
-    return { data: null, problems };
+    return { data: null, problems, document: doc };
   }
   let data: Record<string, unknown> | null = null;
   try {
@@ -125,7 +127,7 @@ function parseYaml(yaml: string, base: number): { data: Record<string, unknown> 
   } catch (err) {
     problems.push({ kind: 'frontmatter-yaml-error', offset: base, message: `YAML could not be converted to data: ${firstLine(String(err))}` });
   }
-  return { data, problems };
+  return { data, problems, document: doc };
 }
 
 /** Index of the quote that opened an unterminated quoted scalar ending at `end`, or -1. */

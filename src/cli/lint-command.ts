@@ -1,0 +1,175 @@
+/**
+ * `skillc lint [paths…]`: the pre-commit linter. Resolves the configuration and the skills the
+ * paths belong to, lints them (in workers when there are many), writes --fix results, prints the
+ * chosen format, and returns ESLint's exit codes: 0 clean or warnings only, 1 errors (or more
+ * warnings than --max-warnings), 2 usage, configuration or internal failure.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import type { LintConfigFile } from '../lint/config.js';
+import { estimateTokensGenerously } from '../text/token-estimate.js';
+import { startTokenWorker, stopTokenWorker } from '../lint/services.js';
+import type { LintSettings } from '../lint/run.js';
+import type { LintFileResult } from '../lint/types.js';
+import { formatStylish } from '../lint/format/stylish.js';
+import { createProgress } from './progress.js';
+import { TOOL_VERSION } from '../version.js';
+
+/** Runs with fewer skills than this take the start-up shortcuts below (and run in this thread). */
+const SHORT_RUN_SKILLS = 48;
+/** The default body-length token limit: a smaller SKILL.md cannot exceed it (a token is at least one byte). */
+const TOKEN_WORKER_MIN_BYTES = 5000;
+
+export type LintFormat = 'stylish' | 'json' | 'sarif';
+
+export interface LintCommandOptions {
+  readonly format: LintFormat;
+  readonly outputFile?: string;
+  /** -1 = no limit. */
+  readonly maxWarnings: number;
+  readonly dist?: string;
+  readonly fix?: boolean;
+  readonly config?: string;
+  readonly strict?: boolean;
+  readonly quiet?: boolean;
+  readonly reportUnusedDisableDirectives?: boolean;
+  readonly jobs?: number;
+  readonly progress?: boolean;
+  readonly cwd?: string;
+}
+
+export interface LintIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WriteStream;
+}
+
+/**
+ * For a run of a few skills, whether some SKILL.md among the paths may be long enough for
+ * body-length to need the tokenizer: then it starts loading on another thread before anything
+ * else (the rules, the YAML and markdown parsers) is imported. Only paths that are a SKILL.md or
+ * a folder holding one are looked at; a wrong guess costs CPU on the other core, not time.
+ */
+function prefetchTokenizer(paths: readonly string[], cwd: string): void {
+  if (paths.length === 0 || paths.length >= SHORT_RUN_SKILLS) return;
+  for (const p of paths) {
+    const abs = path.resolve(cwd, p);
+    const file = path.basename(abs) === 'SKILL.md' ? abs : path.join(abs, 'SKILL.md');
+    try {
+      if (fs.statSync(file).size <= TOKEN_WORKER_MIN_BYTES) continue;
+      if (estimateTokensGenerously(fs.readFileSync(file, 'utf8')) > TOKEN_WORKER_MIN_BYTES) {
+        startTokenWorker();
+        return;
+      }
+    } catch {
+      // Not a skill folder or file: the targets are resolved properly below.
+    }
+  }
+}
+
+export async function lintCommand(paths: readonly string[], opts: LintCommandOptions, io: LintIo): Promise<number> {
+  const cwd = opts.cwd ?? process.cwd();
+  prefetchTokenizer(paths, cwd);
+  const { ConfigError, findConfigFile, readConfigFile, resolveConfig } = await import('../lint/config.js');
+  const { resolveTargets } = await import('../lint/targets.js');
+  const fail = (message: string) => {
+    io.stderr.write(`skillc lint: ${message}\n`);
+    return 2;
+  };
+
+  let configFile: LintConfigFile = {};
+  let configSource: string | null = null;
+  try {
+    configSource = findConfigFile(opts.config, cwd);
+    if (configSource) configFile = await readConfigFile(configSource);
+  } catch (err) {
+    if (err instanceof ConfigError) return fail(err.message);
+    throw err;
+  }
+  let distDir: string | undefined;
+  if (opts.dist !== undefined) {
+    distDir = path.resolve(cwd, opts.dist);
+    try {
+      const { loadLintDist } = await import('../lint/dist.js');
+      loadLintDist(distDir);
+    } catch (err) {
+      return fail(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  const { targets, errors, skipped } = resolveTargets(paths.length ? paths : ['.'], cwd);
+  for (const s of skipped) io.stderr.write(`skillc lint: skipped ${s} (not inside a skill folder)\n`);
+  if (errors.length) {
+    for (const e of errors) io.stderr.write(`skillc lint: ${e}\n`);
+    await stopTokenWorker();
+    return 2;
+  }
+
+  // A short run (the pre-commit case) is dominated by start-up costs, two of which can be cut:
+  // V8 compiles tree-sitter's WebAssembly with its optimising tier in the background, which costs
+  // about a second of CPU before the process can exit and buys nothing for a few scans; and the
+  // tokenizer's load can run on the second core while this one loads the parser.
+  const short = targets.length < SHORT_RUN_SKILLS;
+  if (short) v8.setFlagsFromString('--liftoff-only');
+  const { lintItems } = await import('../lint/run.js');
+
+  const settings: LintSettings = {
+    config: configFile,
+    configSource,
+    ...(opts.strict ? { strict: true } : {}),
+    ...(distDir ? { distDir } : {}),
+    cwd,
+    fix: opts.fix === true,
+    reportUnusedDisableDirectives: opts.reportUnusedDisableDirectives === true,
+  };
+  const progress = createProgress(io.stderr, opts.progress !== false && targets.length > 20);
+  const jobs = opts.jobs ?? Math.max(1, Math.min(8, os.availableParallelism()));
+  const outcomes = await lintItems(targets.map((t) => ({ dir: t.dir, skill: t.skill, settings })), { jobs, onProgress: (d, t) => progress.update('lint', d, t) });
+  progress.done();
+  await stopTokenWorker();
+
+  // Only this command writes: the fixed SKILL.md of each skill --fix changed.
+  for (let i = 0; i < outcomes.length; i++) {
+    const fixed = outcomes[i]!.fixed;
+    if (fixed) fs.writeFileSync(path.join(targets[i]!.dir, 'SKILL.md'), fixed);
+  }
+
+  const results: LintFileResult[] = outcomes.flatMap((o) => o.files);
+  const shown = opts.quiet ? results.map(onlyErrors) : results;
+  let text: string;
+  if (opts.format === 'json') {
+    const { formatJson } = await import('../lint/format/json.js');
+    text = formatJson(shown);
+  } else if (opts.format === 'sarif') {
+    const [{ formatSarif }, { LINT_RULES }] = await Promise.all([import('../lint/format/sarif.js'), import('../lint/rules/registry.js')]);
+    const config = resolveConfig(configFile, opts.strict ? { strict: true } : {});
+    text = formatSarif(shown, {
+      toolVersion: TOOL_VERSION,
+      rules: LINT_RULES.map((r) => r.meta),
+      sources: new Map(outcomes.flatMap((o) => o.sources)),
+      levels: new Map(config.rules.map((r) => [r.rule.meta.id, r.level])),
+    });
+  } else {
+    text = formatStylish(shown, { color: !opts.outputFile && io.stdout.isTTY === true && !process.env.NO_COLOR });
+  }
+  if (opts.outputFile) fs.writeFileSync(path.resolve(cwd, opts.outputFile), text);
+  else io.stdout.write(text);
+
+  const errorCount = results.reduce((n, r) => n + r.errorCount, 0);
+  const warningCount = results.reduce((n, r) => n + r.warningCount, 0);
+  if (outcomes.some((o) => o.crashed)) {
+    io.stderr.write('skillc lint: a rule failed on some skill (see lint/rule-crashed or lint/internal-error above); please report it\n');
+    return 2;
+  }
+  if (errorCount > 0) return 1;
+  if (opts.maxWarnings >= 0 && warningCount > opts.maxWarnings) {
+    io.stderr.write(`skillc lint: too many warnings (${warningCount}); at most ${opts.maxWarnings} allowed (--max-warnings)\n`);
+    return 1;
+  }
+  return 0;
+}
+
+function onlyErrors(r: LintFileResult): LintFileResult {
+  return { ...r, messages: r.messages.filter((m) => m.severity === 'error'), warningCount: 0, fixableWarningCount: 0 };
+}

@@ -1,0 +1,210 @@
+/**
+ * Runs the configured rules over one skill: collects reports, turns offsets into positions,
+ * applies severities and inline disable comments, and with --fix applies the safe edits (sorted,
+ * overlaps dropped, re-linted up to MAX_FIX_PASSES times, as ESLint does) to the original text.
+ * Never writes: the fixed text is returned for the command to write.
+ */
+import type { SourceSkill } from '../ir/types.js';
+import type { ResolvedConfig } from './config.js';
+import { markdownDirectives, scriptDirectives, Suppressions, type Directive } from './directives.js';
+import type { LintServices } from './services.js';
+import { makeSubject } from './subject.js';
+import type { LintFileResult, LintMessage, LintSubject, RuleReport, TextEdit } from './types.js';
+import { LINT_RULES } from './rules/registry.js';
+
+const MAX_FIX_PASSES = 10;
+
+/** Messages that come from the engine itself rather than a rule. */
+export const ENGINE_RULES = {
+  unusedDisable: 'lint/unused-disable',
+  unknownRule: 'lint/unknown-rule',
+  ruleCrashed: 'lint/rule-crashed',
+  internalError: 'lint/internal-error',
+} as const;
+
+export interface LintSkillOptions {
+  readonly config: ResolvedConfig;
+  readonly services: LintServices;
+  readonly cwd: string;
+  readonly fix?: boolean;
+  readonly reportUnusedDisableDirectives?: boolean;
+}
+
+export interface SkillLintResult {
+  /** SKILL.md first, then other files with messages, by path. */
+  readonly files: readonly LintFileResult[];
+  /** The fixed SKILL.md bytes, when --fix changed it. */
+  readonly fixed?: Uint8Array;
+  /** A rule threw (reported as a lint/rule-crashed error): the command exits 2. */
+  readonly crashed: boolean;
+  /** [filePath, text] of each file in `files` (SARIF fingerprints hash the reported line). */
+  readonly sources: readonly (readonly [string, string])[];
+}
+
+interface Collected {
+  readonly skillMd: { message: LintMessage; fix?: readonly TextEdit[] }[];
+  readonly others: Map<string, LintMessage[]>;
+  crashed: boolean;
+}
+
+export async function lintSkill(skill: SourceSkill, dir: string, options: LintSkillOptions): Promise<SkillLintResult> {
+  let current = skill;
+  let subject = makeSubject(current, dir, options.cwd);
+  let collected = await runRules(subject, options);
+  let changed = false;
+  if (options.fix && !subject.lossy) {
+    for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+      const edits = collected.skillMd.flatMap((m) => (m.fix ? [m.fix] : []));
+      if (edits.length === 0) break;
+      const next = applyFixes(subject.text, edits);
+      if (next === subject.text) break;
+      changed = true;
+      current = { ...current, content: encode(next, subject.hasByteOrderMark) };
+      subject = makeSubject(current, dir, options.cwd);
+      collected = await runRules(subject, options);
+    }
+  }
+  const prefix = subject.displayDir === '.' ? '' : `${subject.displayDir}/`;
+  const skillFile = `${prefix}SKILL.md`;
+  const files: LintFileResult[] = [fileResult(skillFile, collected.skillMd.map((m) => m.message), changed ? subject.text : undefined)];
+  const sources: [string, string][] = [[skillFile, subject.text]];
+  for (const [rel, messages] of [...collected.others.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    files.push(fileResult(`${prefix}${rel}`, messages));
+    sources.push([`${prefix}${rel}`, subject.parent.scripts.find((f) => f.relPath === rel)?.text ?? '']);
+  }
+  return { files, crashed: collected.crashed, sources, ...(changed ? { fixed: current.content } : {}) };
+}
+
+async function runRules(subject: LintSubject, options: LintSkillOptions): Promise<Collected> {
+  const collected: Collected = { skillMd: [], others: new Map(), crashed: false };
+  const known = new Set(LINT_RULES.map((r) => r.meta.id));
+  const codeRanges = subject.parent.units
+    .flatMap((u) => u.codeBlocks)
+    .filter((b) => b.fenced)
+    .map((b) => [b.start, b.end] as const)
+    .sort((a, b) => a[0] - b[0]);
+  const mdDirectives = markdownDirectives(subject.text, subject.frontmatter.raw.length, codeRanges);
+  const mdSuppressions = new Suppressions(mdDirectives);
+  const scriptSuppressions = new Map<string, Suppressions>();
+  const suppressionsOf = (rel: string) => {
+    let s = scriptSuppressions.get(rel);
+    if (!s) {
+      const text = subject.parent.scripts.find((f) => f.relPath === rel)?.text ?? '';
+      s = new Suppressions(scriptDirectives(text));
+      scriptSuppressions.set(rel, s);
+    }
+    return s;
+  };
+
+  for (const { rule, level, options: ruleOptions } of options.config.rules) {
+    if (level === 'off') continue;
+    if (rule.meta.needsDist && (await options.services.dist()) === null) continue;
+    const severity = level === 'error' ? 'error' : 'warning';
+    const reports: RuleReport[] = [];
+    try {
+      await rule.check({ subject, strict: options.config.strict, services: options.services, report: (r) => reports.push(r) }, ruleOptions);
+    } catch (err) {
+      collected.crashed = true;
+      collected.skillMd.push({ message: { ruleId: ENGINE_RULES.ruleCrashed, severity: 'error', message: `rule ${rule.meta.id} failed on this skill: ${err instanceof Error ? err.message : String(err)}`, line: 1, column: 1 } });
+      continue;
+    }
+    for (const r of reports) {
+      if ('file' in r) {
+        if (suppressionsOf(r.file).suppresses(rule.meta.id, r.line)) continue;
+        const list = collected.others.get(r.file) ?? [];
+        list.push({ ruleId: rule.meta.id, severity, message: r.message, line: r.line, column: r.column, ...(r.suggestion ? { suggestion: r.suggestion } : {}) });
+        collected.others.set(r.file, list);
+        continue;
+      }
+      const start = subject.lines.position(r.offset);
+      if (mdSuppressions.suppresses(rule.meta.id, start.line)) continue;
+      const end = r.endOffset !== undefined && r.endOffset > r.offset ? subject.lines.position(r.endOffset) : undefined;
+      const message: LintMessage = {
+        ruleId: rule.meta.id,
+        severity,
+        message: r.message,
+        line: start.line,
+        column: start.column,
+        ...(end ? { endLine: end.line, endColumn: end.column } : {}),
+        ...(r.fix && r.fix.length ? { fix: r.fix } : {}),
+        ...(r.suggestion ? { suggestion: r.suggestion } : {}),
+      };
+      collected.skillMd.push({ message, ...(r.fix && r.fix.length ? { fix: r.fix } : {}) });
+    }
+  }
+
+  const directiveProblems = (directives: readonly Directive[], unused: readonly Directive[]) => {
+    const out: LintMessage[] = [];
+    for (const d of directives) {
+      for (const id of d.rules ?? []) {
+        if (!known.has(id)) out.push({ ruleId: ENGINE_RULES.unknownRule, severity: 'warning', message: `skillc-${d.kind} names an unknown rule '${id}'`, line: d.line, column: d.column });
+      }
+    }
+    if (options.reportUnusedDisableDirectives) {
+      for (const d of unused) {
+        out.push({ ruleId: ENGINE_RULES.unusedDisable, severity: 'warning', message: `unused skillc-${d.kind} directive (no ${d.rules ? d.rules.join(', ') : ''} problem reported here)`.replace(' no  problem', ' no problem'), line: d.line, column: d.column });
+      }
+    }
+    return out;
+  };
+  for (const m of directiveProblems(mdDirectives, mdSuppressions.unused())) collected.skillMd.push({ message: m });
+  for (const [rel, s] of scriptSuppressions) {
+    const extra = directiveProblems(s.directives, s.unused());
+    if (extra.length) collected.others.set(rel, [...(collected.others.get(rel) ?? []), ...extra]);
+  }
+  collected.skillMd.sort((a, b) => compareMessages(a.message, b.message));
+  for (const list of collected.others.values()) list.sort(compareMessages);
+  return collected;
+}
+
+export function compareMessages(a: LintMessage, b: LintMessage): number {
+  return a.line - b.line || a.column - b.column || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0);
+}
+
+/** Applies fixes in order of position; a fix overlapping an earlier one waits for the next pass. */
+export function applyFixes(text: string, fixes: readonly (readonly TextEdit[])[]): string {
+  const sorted = [...fixes].filter((f) => f.length > 0).sort((a, b) => first(a) - first(b) || last(a) - last(b));
+  const taken: TextEdit[] = [];
+  let reach = -1;
+  for (const fix of sorted) {
+    const edits = [...fix].sort((a, b) => a.start - b.start);
+    if (edits[0]!.start < reach || edits.some((e, i) => i > 0 && e.start < edits[i - 1]!.end)) continue;
+    taken.push(...edits);
+    reach = Math.max(reach, ...edits.map((e) => e.end));
+  }
+  let out = '';
+  let pos = 0;
+  for (const e of taken) {
+    out += text.slice(pos, e.start) + e.text;
+    pos = e.end;
+  }
+  return out + text.slice(pos);
+}
+
+function first(f: readonly TextEdit[]): number {
+  return Math.min(...f.map((e) => e.start));
+}
+function last(f: readonly TextEdit[]): number {
+  return Math.max(...f.map((e) => e.end));
+}
+
+function encode(text: string, bom: boolean): Uint8Array {
+  return new TextEncoder().encode(bom ? `\ufeff${text}` : text);
+}
+
+function fileResult(filePath: string, messages: readonly LintMessage[], output?: string): LintFileResult {
+  let errorCount = 0;
+  let warningCount = 0;
+  let fixableErrorCount = 0;
+  let fixableWarningCount = 0;
+  for (const m of messages) {
+    if (m.severity === 'error') {
+      errorCount++;
+      if (m.fix) fixableErrorCount++;
+    } else {
+      warningCount++;
+      if (m.fix) fixableWarningCount++;
+    }
+  }
+  return { filePath, messages, errorCount, warningCount, fixableErrorCount, fixableWarningCount, ...(output !== undefined ? { output } : {}) };
+}

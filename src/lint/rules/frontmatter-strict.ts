@@ -1,0 +1,75 @@
+/**
+ * frontmatter-strict: no YAML that strict parsers (the reference validator) reject.
+ */
+import type { FieldEntry } from '../frontmatter-view.js';
+import type { LintRule, RuleContext, TextEdit } from '../types.js';
+import { columnOf, eolOf, trimLineBreaks } from './helpers.js';
+
+export const frontmatterStrict: LintRule = {
+  meta: {
+    id: 'frontmatter-strict',
+    category: 'spec',
+    summary: 'the frontmatter avoids YAML that strict parsers reject',
+    doc: 'The reference validator reads frontmatter with a strict YAML subset: flow collections (`tags: [a, b]`, `{k: v}`), anchors, aliases and explicit tags are errors there, and it ends the frontmatter at the first `---` anywhere in the file, even inside a value. A byte order mark before the opening `---` hides the frontmatter from it. Such a skill is valid YAML to most agents but invalid to that validator, so this is a warning by default and an error with `--strict`. The fix rewrites a flow list of plain items as a block list.',
+    defaultLevel: 'warn',
+    strictLevel: 'error',
+    fixable: true,
+    optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+    defaultOptions: {},
+  },
+  check(ctx) {
+    const { subject } = ctx;
+    if (subject.hasByteOrderMark) ctx.report({ offset: 0, message: 'SKILL.md starts with a byte order mark: strict readers do not see the --- that opens the frontmatter' });
+    const fm = subject.frontmatter;
+    if (fm.raw === '') return;
+    const yamlStart = fm.raw.indexOf('\n') + 1;
+    const dashes = fm.yaml.indexOf('---');
+    if (dashes >= 0) {
+      ctx.report({ offset: yamlStart + dashes, endOffset: yamlStart + dashes + 3, message: "'---' inside the frontmatter: the reference validator ends the frontmatter at the first '---' anywhere, so it reads only the fields above this" });
+    }
+    const fields = subject.fields;
+    if (!fields) return;
+    const walk = (entries: readonly FieldEntry[], path: string) => {
+      for (const e of entries) {
+        const where = path ? `${path}.${e.key}` : e.key;
+        if (e.flow) {
+          reportFlow(ctx, e, where);
+          continue;
+        }
+        walk(e.children, where);
+      }
+    };
+    walk(fields.entries, '');
+    for (const m of fields.anchorsAndTags) {
+      ctx.report({ offset: m.start, endOffset: m.end, message: `YAML ${m.what}: strict YAML parsers (the reference validator) reject anchors, aliases and tags` });
+    }
+  },
+};
+
+function reportFlow(ctx: RuleContext, e: FieldEntry, where: string): void {
+  const what = e.kind === 'seq' ? 'flow-style list […]' : 'flow-style mapping {…}';
+  const fix = e.kind === 'seq' && /^\d+$/.test(e.key) === false ? blockListFix(ctx, e) : null;
+  ctx.report({
+    offset: e.valueStart,
+    endOffset: e.valueEnd,
+    message: `${where} is a ${what}: valid YAML, but strict YAML parsers (the reference validator) reject it; use block style`,
+    ...(fix ? { fix } : {}),
+  });
+}
+
+/** `key: [a, b]` → `key:` then `  - a`, `  - b` at the key's indentation plus two, when every item is a plain or quoted scalar. */
+function blockListFix(ctx: RuleContext, e: FieldEntry): TextEdit[] | null {
+  const text = ctx.subject.text;
+  if (e.children.length === 0 || e.children.some((c) => c.kind !== 'scalar')) return null;
+  const source = text.slice(e.valueStart, e.valueEnd);
+  if (source.includes('#')) return null;
+  const items = e.children.map((c) => text.slice(c.valueStart, c.valueEnd).trim());
+  if (items.some((s) => s === '' || /[\r\n]/.test(s))) return null;
+  const keyLineStart = ctx.subject.lines.lineStart(e.keyStart);
+  // The key must start its line (after indentation): then the list can go below it.
+  if (text.slice(keyLineStart, e.keyStart).trim() !== '') return null;
+  const indent = ' '.repeat(columnOf(ctx.subject, e.keyStart) + 2);
+  const eol = eolOf(ctx.subject);
+  const end = trimLineBreaks(text, e.keyEnd, e.valueEnd);
+  return [{ start: e.keyEnd, end, text: `:${items.map((s) => `${eol}${indent}- ${s}`).join('')}` }];
+}

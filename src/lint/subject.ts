@@ -1,0 +1,62 @@
+/**
+ * Builds what the rules see for one skill (LintSubject) from the loader's SourceSkill, with the
+ * same parse as `skillc build` (so lint and build agree on fences, units and links), plus the
+ * frontmatter's key positions.
+ */
+import path from 'node:path';
+import type { SourceSkill } from '../ir/types.js';
+import { parseSkillDetailed } from '../passes/parse.js';
+import { decodeUtf8 } from '../text/decode.js';
+import { LineIndex } from '../text/line-index.js';
+import { viewFrontmatter } from './frontmatter-view.js';
+import type { LintSubject } from './types.js';
+
+/** Converts an absolute path to what the user sees: relative to `cwd`, with forward slashes. */
+export function displayPath(abs: string, cwd: string): string {
+  const rel = path.relative(cwd, abs);
+  return (rel === '' ? '.' : rel).split(path.sep).join('/');
+}
+
+/**
+ * @param skill the skill as loaded, with library-relative paths
+ * @param dir absolute path of the skill folder
+ */
+export function makeSubject(skill: SourceSkill, dir: string, cwd: string): LintSubject {
+  const decoded = decodeUtf8(skill.content);
+  const text = decoded.text;
+  const lines = new LineIndex(text);
+  // The parse's own diagnostics are not used: the rules report those problems with their ids.
+  const { parent, frontmatter: split } = parseSkillDetailed(skill, [], { gfm: false });
+  const { frontmatter, problems, document } = split;
+  const yamlStart = frontmatter.raw === '' ? 0 : frontmatter.raw.indexOf('\n') + 1;
+  const fields = document ? viewFrontmatter(document, frontmatter.yaml, yamlStart) : null;
+  const unclosedFences = parent.units
+    .flatMap((u) => u.codeBlocks)
+    .filter((b) => b.fenced && !b.closed)
+    .map((b) => {
+      const m = /^[ \t>]*(`{3,}|~{3,})/.exec(text.slice(b.start, b.start + 200));
+      return { offset: b.start + (m ? m[0].length - m[1]!.length : 0), fence: m?.[1] ?? '```' };
+    });
+  const entries = new Set<string>();
+  for (const f of skill.files) {
+    const rel = f.relPath;
+    entries.add(rel);
+    for (let i = rel.indexOf('/'); i > 0; i = rel.indexOf('/', i + 1)) entries.add(rel.slice(0, i));
+  }
+  entries.add('SKILL.md');
+  return {
+    dir,
+    displayDir: displayPath(dir, cwd),
+    folderName: path.basename(dir),
+    text,
+    hasByteOrderMark: decoded.encoding === 'utf-8-bom',
+    lossy: decoded.encoding === 'utf-8-invalid',
+    lines,
+    frontmatter,
+    frontmatterProblems: problems,
+    fields,
+    parent,
+    unclosedFences,
+    entries,
+  };
+}
