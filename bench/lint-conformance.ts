@@ -27,6 +27,7 @@ type Kind = 'yaml' | 'frontmatter' | 'name-missing' | 'name-lowercase' | 'name-c
 
 /** The kind of a reference validator message. */
 function refKind(msg: string): Kind {
+  if (msg.startsWith('Unexpected fields')) return 'unknown-fields';
   if (msg.startsWith('Invalid YAML') || msg.includes('must be a YAML mapping')) return 'yaml';
   if (msg.includes('must start with YAML frontmatter') || msg.includes('not properly closed')) return 'frontmatter';
   if (msg.includes("Field 'name'") || msg.includes('field in frontmatter: name')) return 'name-missing';
@@ -38,7 +39,6 @@ function refKind(msg: string): Kind {
   if (msg.toLowerCase().includes('description')) return 'description';
   if (msg.toLowerCase().includes('compatibility')) return 'compatibility';
   if (msg.includes('allowed-tools')) return 'allowed-tools';
-  if (msg.startsWith('Unexpected fields')) return 'unknown-fields';
   return 'other';
 }
 
@@ -123,6 +123,8 @@ let agree = 0;
 const disagreements: string[] = [];
 const kinds = new Map<Kind, { both: number; refOnly: number; oursOnly: number }>();
 let compared = 0;
+let fieldsAgree = 0;
+const fieldMismatches: string[] = [];
 for (const row of rows) {
   const key = `${row.corpus}/${row.skill}`;
   const mine = ours.get(key);
@@ -152,6 +154,13 @@ for (const row of rows) {
   }
   compared++;
   const ourKinds = new Set(mine.map(ourKind));
+  // Unknown fields: also the same field names.
+  const refFields = row.ref.find((m) => m.startsWith('Unexpected fields'))?.replace(/^Unexpected fields in frontmatter: ([^.]*)\..*$/, '$1');
+  const ourFields = mine.filter((m) => m.ruleId === 'unknown-fields').map((m) => /'([^']+)'/.exec(m.message)?.[1] ?? '').sort().join(', ');
+  if (refFields !== undefined || ourFields !== '') {
+    if (refFields === ourFields) fieldsAgree++;
+    else fieldMismatches.push(`${key}: skills-ref [${refFields ?? ''}] skillc [${ourFields}]`);
+  }
   for (const k of new Set([...refKinds, ...ourKinds])) {
     const e = kinds.get(k) ?? { both: 0, refOnly: 0, oursOnly: 0 };
     if (refKinds.has(k) && ourKinds.has(k)) e.both++;
@@ -167,5 +176,6 @@ console.log(`verdict agreement (strict${allRules ? ', all rules' : ', specificat
 console.log(`skills-ref invalid: ${rows.filter((r) => r.ref.length).length}, skillc invalid: ${[...ours.values()].filter((m) => m.length).length}`);
 console.log('\nproblem kinds (skills where both / only skills-ref / only skillc report it; YAML-valid skills only except yaml/frontmatter):');
 for (const [k, e] of [...kinds.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) console.log(`  ${k.padEnd(16)} ${String(e.both).padStart(5)} ${String(e.refOnly).padStart(5)} ${String(e.oursOnly).padStart(5)}`);
+console.log(`unknown-field names identical: ${fieldsAgree}/${fieldsAgree + fieldMismatches.length}${fieldMismatches.length ? `\n  ${fieldMismatches.join('\n  ')}` : ''}`);
 console.log(`\ndisagreements: ${disagreements.length}`);
 for (const d of disagreements) console.log(`- ${d}`);
