@@ -22,7 +22,7 @@ repos:
       - id: skillc-lint
 YAML
 git add .pre-commit-config.yaml && git commit -qm "pre-commit config" --no-verify
-pre-commit install -q >/dev/null
+pre-commit install >/dev/null
 
 mkdir -p skills/pdf-tools
 cat > skills/pdf-tools/SKILL.md <<'MD'
@@ -40,7 +40,8 @@ MD
 git add skills
 echo "== commit with a bad skill staged"
 git commit -m "add pdf-tools" 2>&1
-echo "== exit: $? (expected 1)"
+bad=$?
+echo "== exit: $bad (expected 1)"
 
 cat > skills/pdf-tools/SKILL.md <<'MD'
 ---
@@ -59,5 +60,7 @@ mkdir -p skills/pdf-tools/references && printf '# Forms\n' > skills/pdf-tools/re
 git add skills
 echo "== commit with the skill fixed"
 git commit -m "add pdf-tools" 2>&1
-echo "== exit: $? (expected 0)"
+good=$?
+echo "== exit: $good (expected 0)"
 git log --oneline | cat
+[ "$bad" -ne 0 ] && [ "$good" -eq 0 ]

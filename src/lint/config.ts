@@ -84,7 +84,8 @@ export async function readConfigFile(file: string): Promise<LintConfigFile> {
     throw new ConfigError(`config ${file} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
   const { Ajv2020 } = await import('ajv/dist/2020.js');
-  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  // strictTuples off: a rule entry is [level] or [level, options], a tuple whose second item is optional.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTuples: false });
   const validate = ajv.compile(lintConfigSchema() as object);
   if (!validate(data)) {
     const first = (validate.errors ?? []).filter((e) => e.keyword !== 'oneOf').slice(0, 5);

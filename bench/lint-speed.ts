@@ -1,0 +1,54 @@
+/**
+ * Speed of `skillc lint` as users run it, each run a fresh process (cold: Node start-up, imports,
+ * parsers and tokenizer loads included):
+ *
+ * - one skill: every k-th skill of the corpora (a fixed, spread-out sample), linted alone as a
+ *   pre-commit hook would; prints the median, 90th percentile and maximum wall time and the
+ *   slowest skills with their size;
+ * - all skills: the whole corpora in one run, `--runs` times; prints the median.
+ *
+ *   node build/bench/lint-speed.js [corpora] [--sample 40] [--runs 3]
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadLibrary } from '../src/load/load-library.js';
+
+const args = process.argv.slice(2);
+const flag = (name: string, dflt: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : dflt;
+};
+const sample = flag('--sample', 40);
+const runs = flag('--runs', 3);
+const root = path.resolve(args.find((a, i) => !a.startsWith('--') && !['--sample', '--runs'].includes(args[i - 1] ?? '')) ?? '../shared/corpora');
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'skillc.js');
+
+function timeRun(cliArgs: string[]): { seconds: number; code: number } {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [bin, 'lint', ...cliArgs], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CI: '1' } });
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  if (r.status === 2) throw new Error(`skillc lint ${cliArgs.join(' ')} failed: ${r.stderr.toString()}`);
+  return { seconds, code: r.status ?? -1 };
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1) + 0.5))]!;
+}
+
+const skills = loadLibrary(root).skills;
+const step = Math.max(1, Math.floor(skills.length / sample));
+const picked = skills.filter((_, i) => i % step === 0).slice(0, sample);
+timeRun([picked[0]!.path]); // warm the file system cache, not the process
+const one = picked.map((s) => ({ skill: s.path, bytes: s.content.length, ...timeRun([s.path]) }));
+const times = one.map((o) => o.seconds).sort((a, b) => a - b);
+const ms = (s: number) => `${Math.round(s * 1000)} ms`;
+console.log(`one skill, cold process (${one.length} skills, every ${step}th of ${skills.length}):`);
+console.log(`  median ${ms(quantile(times, 0.5))}, p90 ${ms(quantile(times, 0.9))}, max ${ms(times[times.length - 1]!)}, under 400 ms: ${times.filter((t) => t < 0.4).length}/${times.length}`);
+for (const o of [...one].sort((a, b) => b.seconds - a.seconds).slice(0, 5)) console.log(`  ${ms(o.seconds).padStart(7)}  ${o.skill} (${o.bytes} bytes)`);
+
+const all: number[] = [];
+for (let i = 0; i < runs; i++) all.push(timeRun(['.', '--format', 'json', '--output-file', path.join(fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'lint-speed-')), 'out.json')]).seconds);
+all.sort((a, b) => a - b);
+console.log(`all ${skills.length} skills, one process: median ${quantile(all, 0.5).toFixed(1)} s of ${runs} runs (${all.map((s) => s.toFixed(1)).join(', ')})`);
