@@ -24,7 +24,8 @@ export interface Directive {
 }
 
 const HTML = /<!--\s*skillc-(disable-next-line|disable-line|disable|enable)\b([^>]*?)\s*-->/g;
-const HASH = /(?:#|\/\/)\s*skillc-(disable-next-line|disable-line|disable|enable)\b(.*)$/;
+// No `$`: `.` stops before a CRLF line's `\r`, and a `$` after it would then never match.
+const HASH = /(?:#|\/\/)\s*skillc-(disable-next-line|disable-line|disable|enable)\b(.*)/;
 
 function ruleList(raw: string): string[] | null {
   const ids = raw

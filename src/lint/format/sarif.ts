@@ -31,6 +31,11 @@ function pascal(id: string): string {
   return id.split(/[-/]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 }
 
+/** A relative URI reference for a POSIX path: each segment percent-encoded (encodeURI would leave `#` and `?`, which end the path). */
+function relativeUri(filePath: string): string {
+  return filePath.split('/').map(encodeURIComponent).join('/');
+}
+
 function sarifLevel(level: 'off' | 'warn' | 'error'): 'none' | 'warning' | 'error' {
   return level === 'error' ? 'error' : level === 'warn' ? 'warning' : 'none';
 }
@@ -80,7 +85,7 @@ export function formatSarif(results: readonly LintFileResult[], opts: SarifOptio
         locations: [
           {
             physicalLocation: {
-              artifactLocation: { uri: encodeURI(r.filePath), uriBaseId: '%SRCROOT%' },
+              artifactLocation: { uri: relativeUri(r.filePath), uriBaseId: '%SRCROOT%' },
               region: {
                 startLine: m.line,
                 startColumn: m.column,
