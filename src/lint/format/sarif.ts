@@ -19,7 +19,6 @@ export interface SarifOptions {
   readonly levels?: ReadonlyMap<string, 'off' | 'warn' | 'error'>;
 }
 
-const INFORMATION_URI = 'https://github.com/skillc/skillc#skillc-lint';
 const ENGINE_DOCS: Record<string, string> = {
   [ENGINE_RULES.unusedDisable]: 'A skillc-disable comment that suppressed nothing (reported with --report-unused-disable-directives).',
   [ENGINE_RULES.unknownRule]: 'A skillc-disable or skillc-enable comment names a rule id that does not exist.',
@@ -49,7 +48,6 @@ export function formatSarif(results: readonly LintFileResult[], opts: SarifOptio
       shortDescription: { text: m.summary },
       fullDescription: { text: m.doc },
       help: { text: m.doc, markdown: `**${m.id}**: ${m.doc}` },
-      helpUri: `${INFORMATION_URI}-rule-${m.id}`,
       defaultConfiguration: { level: sarifLevel(opts.levels?.get(m.id) ?? m.defaultLevel) },
       properties: {
         tags: ['agent-skills', m.category, ...(m.tags ?? [])],
@@ -104,7 +102,7 @@ export function formatSarif(results: readonly LintFileResult[], opts: SarifOptio
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'skillc', version: opts.toolVersion, semanticVersion: opts.toolVersion, informationUri: INFORMATION_URI, rules } },
+        tool: { driver: { name: 'skillc', version: opts.toolVersion, semanticVersion: opts.toolVersion, rules } },
         columnKind: 'utf16CodeUnits',
         results: sarifResults,
       },
