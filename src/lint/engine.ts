@@ -142,7 +142,7 @@ async function runRules(subject: LintSubject, options: LintSkillOptions): Promis
     }
     if (options.reportUnusedDisableDirectives) {
       for (const d of unused) {
-        out.push({ ruleId: ENGINE_RULES.unusedDisable, severity: 'warning', message: `unused skillc-${d.kind} directive (no ${d.rules ? d.rules.join(', ') : ''} problem reported here)`.replace(' no  problem', ' no problem'), line: d.line, column: d.column });
+        out.push({ ruleId: ENGINE_RULES.unusedDisable, severity: 'warning', message: `unused skillc-${d.kind} directive (no ${d.rules ? `${d.rules.join(', ')} ` : ''}problem reported here)`, line: d.line, column: d.column });
       }
     }
     return out;

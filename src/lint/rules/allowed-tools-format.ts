@@ -2,7 +2,7 @@
  * allowed-tools-format: `allowed-tools`, when present, is a string or a list of strings.
  */
 import type { LintRule } from '../types.js';
-import { reportValue } from './helpers.js';
+import { NO_OPTIONS, reportValue } from './helpers.js';
 
 export const allowedToolsFormat: LintRule = {
   meta: {
@@ -12,8 +12,7 @@ export const allowedToolsFormat: LintRule = {
     doc: 'The experimental `allowed-tools` field lists the tools a skill may use without asking, as a space-delimited string such as `Bash(git:*) Read`. A mapping, or a list holding anything but strings, cannot be read as tool names at all, and the reference validator rejects it.',
     defaultLevel: 'error',
     fixable: false,
-    optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
-    defaultOptions: {},
+    ...NO_OPTIONS,
   },
   check(ctx) {
     const entry = ctx.subject.fields?.get('allowed-tools');

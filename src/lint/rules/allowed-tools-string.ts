@@ -2,7 +2,7 @@
  * allowed-tools-string: `allowed-tools` is written as the specification's space-delimited string.
  */
 import type { LintRule } from '../types.js';
-import { plainSafe, trimLineBreaks } from './helpers.js';
+import { NO_OPTIONS, plainSafe, trimLineBreaks } from './helpers.js';
 
 export const allowedToolsString: LintRule = {
   meta: {
@@ -12,8 +12,7 @@ export const allowedToolsString: LintRule = {
     doc: 'The Agent Skills specification defines `allowed-tools` as one space-delimited string (`allowed-tools: Bash(git:*) Read`). Lists are accepted by the reference validator, which joins them with spaces, but not by every agent. The fix writes the list as that string.',
     defaultLevel: 'warn',
     fixable: true,
-    optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
-    defaultOptions: {},
+    ...NO_OPTIONS,
   },
   check(ctx) {
     const entry = ctx.subject.fields?.get('allowed-tools');

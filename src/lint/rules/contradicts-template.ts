@@ -6,6 +6,7 @@
 import type { ActionTemplate, Parent } from '../../ir/types.js';
 import type { VerbLexicon } from '../../propose/lexicon.js';
 import type { InvokedContract } from '../../rewrite/cleanup.js';
+import { NO_OPTIONS } from './helpers.js';
 import type { LintRule } from '../types.js';
 
 export const contradictsTemplate: LintRule = {
@@ -17,8 +18,7 @@ export const contradictsTemplate: LintRule = {
     defaultLevel: 'warn',
     fixable: false,
     needsDist: true,
-    optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
-    defaultOptions: {},
+    ...NO_OPTIONS,
   },
   async check(ctx) {
     const dist = await ctx.services.dist();

@@ -1,6 +1,7 @@
 /**
  * fence-balanced: every fenced code block is closed.
  */
+import { NO_OPTIONS } from './helpers.js';
 import type { LintRule } from '../types.js';
 
 export const fenceBalanced: LintRule = {
@@ -11,8 +12,7 @@ export const fenceBalanced: LintRule = {
     doc: 'A code fence (``` or ~~~) that is never closed turns the rest of the file into code: later headings, steps and links disappear for agents and for `skillc build`, which cuts a skill into sections at its headings. Close the block with a line holding the same fence (at least as many backticks or tildes as opened it).',
     defaultLevel: 'error',
     fixable: false,
-    optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
-    defaultOptions: {},
+    ...NO_OPTIONS,
   },
   check(ctx) {
     for (const f of ctx.subject.unclosedFences) {

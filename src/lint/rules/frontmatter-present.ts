@@ -1,6 +1,7 @@
 /**
  * frontmatter-present: SKILL.md starts with a YAML frontmatter block that is closed.
  */
+import { NO_OPTIONS } from './helpers.js';
 import type { LintRule } from '../types.js';
 
 export const frontmatterPresent: LintRule = {
@@ -11,8 +12,7 @@ export const frontmatterPresent: LintRule = {
     doc: 'The Agent Skills specification puts a skill\'s name and description in YAML frontmatter: the first line of SKILL.md is `---`, the fields follow, and a line `---` closes the block. Without it an agent cannot discover the skill; an unclosed block makes the whole file YAML to some readers and body to others. Add the block, or the missing closing `---` line after the last field.',
     defaultLevel: 'error',
     fixable: false,
-    optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
-    defaultOptions: {},
+    ...NO_OPTIONS,
   },
   check(ctx) {
     const { subject } = ctx;

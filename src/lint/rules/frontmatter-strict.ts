@@ -3,7 +3,7 @@
  */
 import type { FieldEntry } from '../frontmatter-view.js';
 import type { LintRule, RuleContext, TextEdit } from '../types.js';
-import { columnOf, eolOf, trimLineBreaks } from './helpers.js';
+import { NO_OPTIONS, columnOf, eolOf, trimLineBreaks } from './helpers.js';
 
 export const frontmatterStrict: LintRule = {
   meta: {
@@ -14,8 +14,7 @@ export const frontmatterStrict: LintRule = {
     defaultLevel: 'warn',
     strictLevel: 'error',
     fixable: true,
-    optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
-    defaultOptions: {},
+    ...NO_OPTIONS,
   },
   check(ctx) {
     const { subject } = ctx;

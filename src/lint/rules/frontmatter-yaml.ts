@@ -1,6 +1,7 @@
 /**
  * frontmatter-yaml: the frontmatter is valid YAML and a mapping of fields.
  */
+import { NO_OPTIONS } from './helpers.js';
 import type { LintRule } from '../types.js';
 
 export const frontmatterYaml: LintRule = {
@@ -11,8 +12,7 @@ export const frontmatterYaml: LintRule = {
     doc: 'The frontmatter must parse as YAML, to a mapping from field names to values. A syntax error (an unclosed quote, a tab indent, a colon inside an unquoted value, a duplicate key) means agents and validators see no fields at all, or different ones. The message points at the first character the parser could not read; quote values that contain `: ` or start with a special character.',
     defaultLevel: 'error',
     fixable: false,
-    optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
-    defaultOptions: {},
+    ...NO_OPTIONS,
   },
   check(ctx) {
     for (const p of ctx.subject.frontmatterProblems) {

@@ -2,10 +2,11 @@
 import type { FieldEntry } from '../frontmatter-view.js';
 import type { LintSubject, RuleContext } from '../types.js';
 
-/** The offset to report a frontmatter-level problem at: the opening --- (or 0). */
-export function frontmatterStart(): number {
-  return 0;
-}
+/** The metadata of a rule that takes no options. */
+export const NO_OPTIONS = {
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  defaultOptions: {},
+} as const;
 
 export function reportValue(ctx: RuleContext, entry: FieldEntry, message: string): void {
   const [offset, endOffset] = entry.kind === 'null' ? [entry.keyStart, entry.keyEnd] : [entry.valueStart, entry.valueEnd];

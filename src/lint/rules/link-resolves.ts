@@ -3,6 +3,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { NO_OPTIONS } from './helpers.js';
 import type { LintRule } from '../types.js';
 import { relativeLinks } from './links.js';
 
@@ -14,8 +15,7 @@ export const linkResolves: LintRule = {
     doc: 'Skills point agents at their scripts, references and assets with relative links (`[form guide](references/forms.md)`). A link whose file is missing sends the agent to a dead end at the moment it needs the detail. Fix the path or add the file; paths are resolved from the skill\'s folder, after removing a #fragment and percent-escapes.',
     defaultLevel: 'error',
     fixable: false,
-    optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
-    defaultOptions: {},
+    ...NO_OPTIONS,
   },
   check(ctx) {
     const { subject } = ctx;

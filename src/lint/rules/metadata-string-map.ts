@@ -2,7 +2,7 @@
  * metadata-string-map: `metadata`, when present, maps string keys to string values.
  */
 import type { LintRule } from '../types.js';
-import { reportValue } from './helpers.js';
+import { NO_OPTIONS, reportValue } from './helpers.js';
 
 export const metadataStringMap: LintRule = {
   meta: {
@@ -12,8 +12,7 @@ export const metadataStringMap: LintRule = {
     doc: 'The optional `metadata` field holds extra properties as a flat map from string keys to string values. A number such as `version: 1.0` is read by YAML as the number 1 (the ".0" is lost) and by other tools as text; a nested list or map is flattened to its Python or JSON spelling. The fix quotes plain numbers and booleans as written; nested values must be flattened by hand.',
     defaultLevel: 'warn',
     fixable: true,
-    optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
-    defaultOptions: {},
+    ...NO_OPTIONS,
   },
   check(ctx) {
     const entry = ctx.subject.fields?.get('metadata');

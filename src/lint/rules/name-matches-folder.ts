@@ -2,7 +2,7 @@
  * name-matches-folder: `name` equals the name of the skill's folder.
  */
 import type { LintRule } from '../types.js';
-import { quote, reportValue } from './helpers.js';
+import { NO_OPTIONS, quote, reportValue } from './helpers.js';
 
 export const nameMatchesFolder: LintRule = {
   meta: {
@@ -12,8 +12,7 @@ export const nameMatchesFolder: LintRule = {
     doc: 'The Agent Skills specification requires `name` to equal the name of the folder that holds SKILL.md. Agents that install or load skills by folder, and tools that resolve a skill by name, otherwise find two identities for one skill. Rename the folder or change `name` so that they agree (both are compared after Unicode NFKC normalisation, as the reference validator does).',
     defaultLevel: 'error',
     fixable: false,
-    optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
-    defaultOptions: {},
+    ...NO_OPTIONS,
   },
   check(ctx) {
     const entry = ctx.subject.fields?.get('name');

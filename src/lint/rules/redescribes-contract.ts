@@ -3,6 +3,7 @@
  * (--dist) already promoted; it should call the contract instead. Needs --dist.
  */
 import path from 'node:path';
+import { NO_OPTIONS } from './helpers.js';
 import type { LintRule, LintSubject } from '../types.js';
 import type { DistContract, LintDist } from '../dist.js';
 import { sha256 } from '../../util/hash.js';
@@ -16,8 +17,7 @@ export const redescribesContract: LintRule = {
     defaultLevel: 'warn',
     fixable: false,
     needsDist: true,
-    optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
-    defaultOptions: {},
+    ...NO_OPTIONS,
   },
   async check(ctx) {
     const dist = await ctx.services.dist();
