@@ -12,6 +12,7 @@ import { actionLines, type ActionLine } from './action-lines.js';
 import { antiUnify, groupLines } from './anti-unify.js';
 import { shapeSlot } from './slots.js';
 import { linkedScripts } from '../propose/frame.js';
+import { declaredSideEffects } from '../risk/declarations.js';
 
 export const EXTRACT_VERSION = 2;
 const MAX_TEMPLATES = 8;
@@ -165,20 +166,13 @@ export function sideEffects(members: readonly MemberUnit[], templates: readonly 
   if (templates.some((t) => t.slots.some((s) => s.startsWith('output')))) add('filesystem', 'an output file flag in a template');
   if (shellTemplates) add('subprocess', 'shell commands in the templates');
   // Author declarations: a sink or kind every source parent lists in metadata.side-effects.
-  const declared = members.map((m) => declaredBy(m.parent));
+  const declared = members.map((m) => declaredSideEffects(m.parent.frontmatter));
   const common = declared.reduce((acc, d) => new Set([...acc].filter((x) => d.has(x))));
   for (const item of [...common].sort()) {
     if ((SIDE_EFFECT_KINDS as readonly string[]).includes(item)) add(item as SideEffectKind, 'declared in metadata.side-effects');
     else if (item.includes('.')) add(kindOfSink(item), 'declared in metadata.side-effects', [item]);
   }
   return [...out.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
-}
-
-/** Items of a parent's frontmatter `metadata.side-effects` (comma- or space-separated). */
-export function declaredBy(parent: Parent): Set<string> {
-  const meta = parent.frontmatter.data?.['metadata'];
-  const raw = meta && typeof meta === 'object' ? (meta as Record<string, unknown>)['side-effects'] : undefined;
-  return new Set(typeof raw === 'string' ? raw.split(/[\s,]+/).filter(Boolean).map((s) => s.toLowerCase()) : []);
 }
 
 const SIDE_EFFECT_KINDS = ['filesystem', 'network', 'subprocess', 'user-visible'] as const;

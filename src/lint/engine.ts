@@ -8,7 +8,7 @@ import type { SourceSkill } from '../ir/types.js';
 import type { ResolvedConfig } from './config.js';
 import { markdownDirectives, scriptDirectives, Suppressions, type Directive } from './directives.js';
 import type { LintServices } from './services.js';
-import { makeSubject } from './subject.js';
+import { displayFile, makeSubject } from './subject.js';
 import type { LintFileResult, LintMessage, LintSubject, RuleReport, TextEdit } from './types.js';
 import { LINT_RULES } from './rules/registry.js';
 
@@ -64,13 +64,13 @@ export async function lintSkill(skill: SourceSkill, dir: string, options: LintSk
       collected = await runRules(subject, options);
     }
   }
-  const prefix = subject.displayDir === '.' ? '' : `${subject.displayDir}/`;
-  const skillFile = `${prefix}SKILL.md`;
+  const skillFile = displayFile(subject.displayDir, 'SKILL.md');
   const files: LintFileResult[] = [fileResult(skillFile, collected.skillMd.map((m) => m.message), changed ? subject.text : undefined)];
   const sources: [string, string][] = [[skillFile, subject.text]];
   for (const [rel, messages] of [...collected.others.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    files.push(fileResult(`${prefix}${rel}`, messages));
-    sources.push([`${prefix}${rel}`, subject.parent.scripts.find((f) => f.relPath === rel)?.text ?? '']);
+    const file = displayFile(subject.displayDir, rel);
+    files.push(fileResult(file, messages));
+    sources.push([file, subject.parent.scripts.find((f) => f.relPath === rel)?.text ?? '']);
   }
   return { files, crashed: collected.crashed, sources, ...(changed ? { fixed: current.content } : {}) };
 }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { SourceSkill } from '../ir/types.js';
 import { resolveConfig, type LintConfigFile } from './config.js';
 import { ENGINE_RULES, lintSkill, type SkillLintResult } from './engine.js';
-import { displayPath } from './subject.js';
+import { displayFile, displayPath } from './subject.js';
 import { createServices, type LintServices } from './services.js';
 import { mapInWorkers } from '../util/worker-pool.js';
 
@@ -45,7 +45,7 @@ export async function lintItem(item: LintItem): Promise<SkillLintResult> {
     return await lintSkill(item.skill, item.dir, { config, services: cached.services, cwd: s.cwd, fix: s.fix, reportUnusedDisableDirectives: s.reportUnusedDisableDirectives });
   } catch (err) {
     // A failure outside any rule (reading, parsing): report it on the skill and go on with the rest.
-    const filePath = `${displayPath(item.dir, s.cwd)}/SKILL.md`.replace(/^\.\//, '');
+    const filePath = displayFile(displayPath(item.dir, s.cwd), 'SKILL.md');
     const message = { ruleId: ENGINE_RULES.internalError, severity: 'error' as const, message: `skillc lint failed on this skill: ${err instanceof Error ? err.message : String(err)}`, line: 1, column: 1 };
     return { files: [{ filePath, messages: [message], errorCount: 1, warningCount: 0, fixableErrorCount: 0, fixableWarningCount: 0 }], crashed: true, sources: [] };
   }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { RiskScanner } from '../risk/scan.js';
 import type { LintDist } from './dist.js';
+import type { Policy } from '../policy/policy.js';
 import { packageRoot } from '../util/package-root.js';
 
 export interface LintServices {
@@ -59,10 +60,16 @@ export function createServices(options: ServiceOptions = {}): LintServices {
   };
 }
 
+/**
+ * The shipped policy's risk gate (policy/policy.ts's defaultPolicyPath). Read without loadPolicy's
+ * schema check: policy.ts imports ajv, which would load at the start of every lint that scans
+ * code; the shipped file is checked by the test suite.
+ */
 function defaultRiskMax(): number {
-  const policy = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'rules', 'policy.json'), 'utf8')) as { gates?: { riskMax?: unknown } };
-  const v = policy.gates?.riskMax;
-  return typeof v === 'number' ? v : 0.8;
+  const file = path.join(packageRoot(), 'rules', 'policy.json');
+  const v = (JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Policy>).gates?.riskMax;
+  if (typeof v !== 'number') throw new Error(`skillc: ${file} has no gates.riskMax`);
+  return v;
 }
 
 /** A tokenizer loading in a worker thread (see token-worker.ts). */
@@ -83,23 +90,26 @@ export function startTokenWorker(): void {
   if (!fs.existsSync(url)) return; // running from TypeScript sources (tests): load inline
   const worker = new Worker(url);
   worker.unref();
-  const waiting = new Map<number, (n: number) => void>();
+  // One pending entry per request; a worker error fails every request still waiting (a listener
+  // per request would pile up on the worker).
+  const waiting = new Map<number, { resolve: (n: number) => void; reject: (err: Error) => void }>();
   let next = 0;
   let failure: Error | undefined;
   worker.on('message', (msg: { id: number; count: number }) => {
-    waiting.get(msg.id)?.(msg.count);
+    waiting.get(msg.id)?.resolve(msg.count);
     waiting.delete(msg.id);
   });
   worker.on('error', (err) => {
     failure = err;
+    for (const w of waiting.values()) w.reject(err);
+    waiting.clear();
   });
   tokenWorker = {
     count(text) {
       if (failure) return Promise.reject(failure);
       const id = next++;
       return new Promise<number>((resolve, reject) => {
-        waiting.set(id, resolve);
-        worker.once('error', reject);
+        waiting.set(id, { resolve, reject });
         worker.postMessage({ id, text });
       });
     },

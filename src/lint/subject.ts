@@ -6,8 +6,6 @@
 import path from 'node:path';
 import type { SourceSkill } from '../ir/types.js';
 import { parseSkillDetailed } from '../passes/parse.js';
-import { decodeUtf8 } from '../text/decode.js';
-import { LineIndex } from '../text/line-index.js';
 import { viewFrontmatter } from './frontmatter-view.js';
 import type { LintSubject } from './types.js';
 
@@ -17,16 +15,18 @@ export function displayPath(abs: string, cwd: string): string {
   return (rel === '' ? '.' : rel).split(path.sep).join('/');
 }
 
+/** A file of a skill as the user sees it: `SKILL.md` itself when linting from inside the skill. */
+export function displayFile(displayDir: string, rel: string): string {
+  return displayDir === '.' ? rel : `${displayDir}/${rel}`;
+}
+
 /**
  * @param skill the skill as loaded, with library-relative paths
  * @param dir absolute path of the skill folder
  */
 export function makeSubject(skill: SourceSkill, dir: string, cwd: string): LintSubject {
-  const decoded = decodeUtf8(skill.content);
-  const text = decoded.text;
-  const lines = new LineIndex(text);
   // The parse's own diagnostics are not used: the rules report those problems with their ids.
-  const { parent, frontmatter: split } = parseSkillDetailed(skill, [], { gfm: false });
+  const { parent, frontmatter: split, text, lines } = parseSkillDetailed(skill, [], { gfm: false });
   const { frontmatter, problems, document } = split;
   const yamlStart = frontmatter.raw === '' ? 0 : frontmatter.raw.indexOf('\n') + 1;
   const fields = document ? viewFrontmatter(document, frontmatter.yaml, yamlStart) : null;
@@ -49,8 +49,8 @@ export function makeSubject(skill: SourceSkill, dir: string, cwd: string): LintS
     displayDir: displayPath(dir, cwd),
     folderName: path.basename(dir),
     text,
-    hasByteOrderMark: decoded.encoding === 'utf-8-bom',
-    lossy: decoded.encoding === 'utf-8-invalid',
+    hasByteOrderMark: parent.encoding === 'utf-8-bom',
+    lossy: parent.encoding === 'utf-8-invalid',
     lines,
     frontmatter,
     frontmatterProblems: problems,

@@ -77,6 +77,9 @@ export interface DetailedParse {
   readonly parent: Parent;
   /** What splitFrontmatter returned (problems with offsets, and the YAML document). */
   readonly frontmatter: SplitFrontmatter;
+  /** The decoded SKILL.md text (byte order mark removed) and its line index. */
+  readonly text: string;
+  readonly lines: LineIndex;
 }
 
 /** parseSkill, also returning the frontmatter split; `gfm: false` parses CommonMark only (lint). */
@@ -134,5 +137,5 @@ export function parseSkillDetailed(skill: SourceSkill, diags: Diagnostic[], opti
     references: by('reference'),
     assets: by('asset'),
   };
-  return { parent, frontmatter: split };
+  return { parent, frontmatter: split, text, lines };
 }

@@ -4,13 +4,7 @@
 import type { LintRule } from '../types.js';
 import type { CodeLanguage, RiskFinding } from '../../risk/scan.js';
 import { isShellSessionFence, languageOf } from '../../risk/languages.js';
-
-/** Items of frontmatter `metadata.side-effects` (comma- or space-separated), lower case. */
-export function declaredSideEffects(data: Readonly<Record<string, unknown>> | null): Set<string> {
-  const meta = data?.['metadata'];
-  const raw = meta && typeof meta === 'object' ? (meta as Record<string, unknown>)['side-effects'] : undefined;
-  return new Set(typeof raw === 'string' ? raw.split(/[\s,]+/).filter(Boolean).map((s) => s.toLowerCase()) : []);
-}
+import { declaredSideEffects } from '../../risk/declarations.js';
 
 export const undeclaredRisk: LintRule<{ minWeight: number }> = {
   meta: {
@@ -38,7 +32,7 @@ export const undeclaredRisk: LintRule<{ minWeight: number }> = {
     if (blocks.length === 0 && scripts.length === 0) return;
     const isJs = (l: CodeLanguage) => l === 'javascript' || l === 'typescript';
     const scanner = await ctx.services.riskScanner(blocks.some((b) => isJs(b.language)) || scripts.some((s) => isJs(s.language)));
-    const declared = declaredSideEffects(subject.frontmatter.data);
+    const declared = declaredSideEffects(subject.frontmatter);
     const riskMax = ctx.services.riskMax();
     const undeclared = (f: RiskFinding) =>
       f.weight >= options.minWeight && !declared.has(f.sink) && !(f.weight < riskMax && declared.has(f.category));
