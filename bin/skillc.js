@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI is compiled TypeScript under build/ (npm's `prepare` runs tsc).
-import { main } from '../build/src/cli/main.js';
+// Thin launcher: the CLI is compiled TypeScript (tsc → build/src), bundled by rolldown into
+// build/bundle (see rolldown.config.js); npm's `prepare` runs both.
+import { main } from '../build/bundle/main.js';
 
 // A closed pipe (`skillc … | head`) is not an error of ours: stop quietly.
 for (const stream of [process.stdout, process.stderr]) {

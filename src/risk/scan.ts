@@ -3,7 +3,7 @@
  * execution — in bash, Python, JavaScript and TypeScript, so the verifier can weigh how risky a
  * procedure is against the side effects it declares.
  *
- * It walks real syntax trees (tree-sitter for bash and Python, typescript-estree for JS/TS), never
+ * It walks real syntax trees (tree-sitter for bash and Python, oxc-parser for JS/TS), never
  * keyword matches over raw text, so a comment or string that merely mentions `rm -rf` does not
  * count. Code hidden inside strings that a shell will run (`bash -c '…'`, `subprocess.run("…")`,
  * `exec('…')`) is re-parsed as bash, with every position mapped back to the scanned code.
@@ -20,6 +20,7 @@ import type { Language, Parser, Tree } from 'web-tree-sitter';
 import { packageRoot } from '../util/package-root.js';
 import { looksLikeShellSession, stripShellPrompts } from './languages.js';
 import { JS_SINK_IDS } from './js-sinks.js';
+import type { JsProgramParser } from './js.js';
 
 export type CodeLanguage = 'bash' | 'python' | 'javascript' | 'typescript';
 export type SinkCategory = 'filesystem' | 'network' | 'subprocess' | 'secrets' | 'code-exec';
@@ -375,16 +376,22 @@ function messageOf(error: unknown): string {
  */
 export interface RiskScannerOptions {
   /**
-   * Load the JavaScript/TypeScript walker (typescript-estree, about 340 ms to import). Default true;
+   * Load the JavaScript/TypeScript walker (oxc-parser, about 11 ms to load). Default true;
    * `skillc lint` passes false when a skill has no JS or TS code, and scan() then reports JS and
    * TS code as not scanned instead of loading it.
    */
   readonly javascript?: boolean;
+  /**
+   * Parses JS/TS for the walker instead of oxc-parser. Only bench/js-parser-parity.ts sets it, to
+   * run typescript-estree through the same walker and compare.
+   */
+  readonly parseJs?: JsProgramParser;
 }
 
 export async function createRiskScanner(catalogue: RiskCatalogue = loadRiskCatalogue(), options: RiskScannerOptions = {}): Promise<RiskScanner> {
   checkCatalogue(catalogue, '(given)');
   const withJs = options.javascript ?? true;
+  const parseJs = options.parseJs;
   const [grammars, bashWalker, pythonWalker, jsWalker] = await Promise.all([
     loadGrammars(),
     import('./bash.js'),
@@ -432,7 +439,7 @@ export async function createRiskScanner(catalogue: RiskCatalogue = loadRiskCatal
     try {
       if (language === 'bash') bashWalker.walkBash(context, root, 0);
       else if (language === 'python') pythonWalker.walkPython(context, root, 0);
-      else if (jsWalker) parseError = jsWalker.walkJs(context, root, language === 'typescript');
+      else if (jsWalker) parseError = jsWalker.walkJs(context, root, language === 'typescript', 0, parseJs);
       else parseError = 'JavaScript/TypeScript scanning was not loaded (createRiskScanner with javascript: false)';
     } catch (error) {
       // Walkers are written not to throw; if one does, keep what was found and say so.

@@ -399,7 +399,28 @@ describe('bad code never throws', () => {
   it('a TypeScript syntax error gives parseError and no findings', () => {
     const result = scanner.scan('const x: number = ;\nfetch(url);', 'typescript');
     expect(result.findings).toEqual([]);
-    expect(result.parseError).toMatch(/Expression expected.*line 1, column 19/);
+    expect(result.parseError).toMatch(/Unexpected token.*line 1, column 19/);
+  });
+
+  it('snippets TypeScript parses but oxc flags by context still scan: top-level return, await or for-await outside async, yield, new.target', () => {
+    const cases: [string, 'javascript' | 'typescript'][] = [
+      ['if (!ok) return;\nfetch(url);', 'typescript'],
+      ['return <Empty onLoad={() => fetch(url)} />;', 'typescript'],
+      ["test('x', () => {\n  await fetch(url);\n});", 'typescript'],
+      ['function f() {\n  for await (const x of y) fetch(url);\n}', 'javascript'],
+      ['function f() {\n  yield 1;\n  fetch(url);\n}', 'javascript'],
+      ['if (new.target) fetch(url);', 'javascript'],
+    ];
+    for (const [code, language] of cases) {
+      const result = scanner.scan(code, language);
+      expect(result.parseError, code).toBeUndefined();
+      expect(result.findings.map((f) => f.sink), code).toEqual(['js.network']);
+    }
+  });
+
+  it('positions count UTF-16 code units, as the rest of skillc does', () => {
+    const result = scanner.scan("const s = '日本語 😀';\nconst t = '😀'; fetch(url);", 'typescript');
+    expect(result.findings.map((f) => [f.sink, f.line, f.column, f.snippet])).toEqual([['js.network', 2, 17, 'fetch(url)']]);
   });
 
   it('JSX parses on the retry', () => {
