@@ -11,10 +11,22 @@
  * and big packages loaded only on some paths, where bundling buys nothing (typescript, ts-morph,
  * openai, gpt-tokenizer's 2.4 MB rank table).
  *
+ * The build also writes o200k_base.ranks, the token counter's table as one binary file, so a
+ * process maps it instead of decoding gpt-tokenizer's 200,000-line rank file (src/text/o200k.ts).
+ *
  * The worker entries keep their names: code finds them with `new URL('./x-worker.js',
  * import.meta.url)`, which resolves inside build/bundle/ once bundled, as inside build/src/ before.
  */
 import { defineConfig } from 'rolldown';
+import { PREBUILT_RANK_TABLE, encodeRankTable, readO200kRankFile } from './build/src/text/o200k.js';
+
+/** Writes the o200k token table as one binary file beside the bundle (see src/text/o200k.ts). */
+const rankTable = {
+  name: 'skillc-o200k-rank-table',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: PREBUILT_RANK_TABLE, source: encodeRankTable(readO200kRankFile()) });
+  },
+};
 
 const EXTERNAL_PACKAGES = [
   'typescript',
@@ -32,10 +44,10 @@ export default defineConfig({
   input: {
     main: 'build/src/cli/main.js',
     'lint-worker': 'build/src/lint/lint-worker.js',
-    'token-worker': 'build/src/lint/token-worker.js',
     'parse-worker': 'build/src/passes/parse-worker.js',
   },
   platform: 'node',
+  plugins: [rankTable],
   external: (id) => EXTERNAL_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`)),
   output: {
     dir: 'build/bundle',

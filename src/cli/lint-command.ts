@@ -9,8 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import type { LintConfigFile } from '../lint/config.js';
-import { estimateTokensGenerously } from '../text/token-estimate.js';
-import { startTokenWorker, stopTokenWorker } from '../lint/services.js';
 import type { LintSettings } from '../lint/run.js';
 import type { LintFileResult } from '../lint/types.js';
 import { formatStylish } from '../lint/format/stylish.js';
@@ -19,8 +17,6 @@ import { TOOL_VERSION } from '../version.js';
 
 /** Runs with fewer skills than this take the start-up shortcuts below (and run in this thread). */
 const SHORT_RUN_SKILLS = 48;
-/** The default body-length token limit: a smaller SKILL.md cannot exceed it (a token is at least one byte). */
-const TOKEN_WORKER_MIN_BYTES = 5000;
 
 export type LintFormat = 'stylish' | 'json' | 'sarif';
 
@@ -45,32 +41,8 @@ export interface LintIo {
   readonly stderr: NodeJS.WriteStream;
 }
 
-/**
- * For a run of a few skills, whether some SKILL.md among the paths may be long enough for
- * body-length to need the tokenizer: then it starts loading on another thread before anything
- * else (the rules, the YAML and markdown parsers) is imported. Only paths that are a SKILL.md or
- * a folder holding one are looked at; a wrong guess costs CPU on the other core, not time.
- */
-function prefetchTokenizer(paths: readonly string[], cwd: string): void {
-  if (paths.length === 0 || paths.length >= SHORT_RUN_SKILLS) return;
-  for (const p of paths) {
-    const abs = path.resolve(cwd, p);
-    const file = path.basename(abs) === 'SKILL.md' ? abs : path.join(abs, 'SKILL.md');
-    try {
-      if (fs.statSync(file).size <= TOKEN_WORKER_MIN_BYTES) continue;
-      if (estimateTokensGenerously(fs.readFileSync(file, 'utf8')) > TOKEN_WORKER_MIN_BYTES) {
-        startTokenWorker();
-        return;
-      }
-    } catch {
-      // Not a skill folder or file: the targets are resolved properly below.
-    }
-  }
-}
-
 export async function lintCommand(paths: readonly string[], opts: LintCommandOptions, io: LintIo): Promise<number> {
   const cwd = opts.cwd ?? process.cwd();
-  prefetchTokenizer(paths, cwd);
   const { ConfigError, findConfigFile, readConfigFile, resolveConfig } = await import('../lint/config.js');
   const { resolveTargets } = await import('../lint/targets.js');
   const fail = (message: string) => {
@@ -102,14 +74,12 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
   for (const s of skipped) io.stderr.write(`skillc lint: skipped ${s} (not inside a skill folder)\n`);
   if (errors.length) {
     for (const e of errors) io.stderr.write(`skillc lint: ${e}\n`);
-    await stopTokenWorker();
     return 2;
   }
 
-  // A short run (the pre-commit case) is dominated by start-up costs, two of which can be cut:
-  // V8 compiles tree-sitter's WebAssembly with its optimising tier in the background, which costs
-  // about a second of CPU before the process can exit and buys nothing for a few scans; and the
-  // tokenizer's load can run on the second core while this one loads the parser.
+  // A short run (the pre-commit case) is dominated by start-up costs. One can be cut: V8 compiles
+  // tree-sitter's WebAssembly with its optimising tier in the background, which costs about a
+  // second of CPU before the process can exit and buys nothing for a few scans.
   const short = targets.length < SHORT_RUN_SKILLS;
   if (short) v8.setFlagsFromString('--liftoff-only');
   const { lintItems } = await import('../lint/run.js');
@@ -127,7 +97,6 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
   const jobs = opts.jobs ?? Math.max(1, Math.min(8, os.availableParallelism()));
   const outcomes = await lintItems(targets.map((t) => ({ dir: t.dir, skill: t.skill, settings })), { jobs, onProgress: (d, t) => progress.update('lint', d, t) });
   progress.done();
-  await stopTokenWorker();
 
   // Only this command writes: the fixed SKILL.md of each skill --fix changed.
   for (let i = 0; i < outcomes.length; i++) {

@@ -1,12 +1,11 @@
 /**
  * What rules may need beyond the skill itself, loaded lazily and once per run: the BPE token
- * counter (~200 ms), the risk scanner (tree-sitter, and typescript-estree only when some code is
+ * counter (~60 ms), the risk scanner (tree-sitter, and oxc-parser only when some code is
  * JavaScript or TypeScript), the verifier policy, and a built dist's contracts. A lint run that
- * needs none of them pays for none of them, which is what keeps one skill well under 400 ms.
+ * needs none of them pays for none of them, which keeps one skill under 400 ms.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { RiskScanner } from '../risk/scan.js';
 import type { LintDist } from './dist.js';
 import type { Policy } from '../policy/policy.js';
@@ -36,7 +35,6 @@ export function createServices(options: ServiceOptions = {}): LintServices {
   let dist: Promise<LintDist | null> | undefined;
   return {
     async countTokens(text) {
-      if (tokenWorker) return tokenWorker.count(text);
       counter ??= import('../text/bpe.js').then((m) => m.loadTokenCounter());
       return (await counter)(text);
     },
@@ -70,56 +68,4 @@ function defaultRiskMax(): number {
   const v = (JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Policy>).gates?.riskMax;
   if (typeof v !== 'number') throw new Error(`skillc: ${file} has no gates.riskMax`);
   return v;
-}
-
-/** A tokenizer loading in a worker thread (see token-worker.ts). */
-interface TokenWorker {
-  count(text: string): Promise<number>;
-  stop(): Promise<void>;
-}
-
-let tokenWorker: TokenWorker | undefined;
-
-/**
- * Starts loading the tokenizer on another thread now; countTokens then asks it. For short runs
- * (one skill in a pre-commit hook) this hides the tokenizer's load behind the parser's.
- */
-export function startTokenWorker(): void {
-  if (tokenWorker) return;
-  const url = new URL('./token-worker.js', import.meta.url);
-  if (!fs.existsSync(url)) return; // running from TypeScript sources (tests): load inline
-  const worker = new Worker(url);
-  worker.unref();
-  // One pending entry per request; a worker error fails every request still waiting (a listener
-  // per request would pile up on the worker).
-  const waiting = new Map<number, { resolve: (n: number) => void; reject: (err: Error) => void }>();
-  let next = 0;
-  let failure: Error | undefined;
-  worker.on('message', (msg: { id: number; count: number }) => {
-    waiting.get(msg.id)?.resolve(msg.count);
-    waiting.delete(msg.id);
-  });
-  worker.on('error', (err) => {
-    failure = err;
-    for (const w of waiting.values()) w.reject(err);
-    waiting.clear();
-  });
-  tokenWorker = {
-    count(text) {
-      if (failure) return Promise.reject(failure);
-      const id = next++;
-      return new Promise<number>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        worker.postMessage({ id, text });
-      });
-    },
-    async stop() {
-      tokenWorker = undefined;
-      await worker.terminate();
-    },
-  };
-}
-
-export async function stopTokenWorker(): Promise<void> {
-  await tokenWorker?.stop();
 }

@@ -94,6 +94,16 @@ describe('skillc build on a library with bad input', () => {
     expect(report.library).toMatchObject({ skillsFound: 2, parsed: 1, skipped: 1, skippedByCode: { SKC108: 1 } });
   });
 
+  it('counts tokens of a skill that quotes special-token text such as <|endoftext|> (gpt-tokenizer threw on it)', () => {
+    const dir = scratchDir('special-tokens');
+    writeTree(dir, { 'lib/tokens/SKILL.md': skill('tokens', 'Documents end with `<|endoftext|>`; chats use `<|im_start|>` and `<|im_end|>`.') });
+    const r = skillc(['build', path.join(dir, 'lib'), '-o', path.join(dir, 'out'), '-q']);
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'report.json'), 'utf8'));
+    expect(report.library).toMatchObject({ skillsFound: 1, parsed: 1 });
+  });
+
   it('writes a parents.json that the standalone lossless checker accepts', () => {
     const out = path.join(scratchDir('lossless'), 'dist');
     expect(skillc(['build', MINI, '-o', out, '-q']).code).toBe(0);

@@ -12,7 +12,7 @@ import { openRetriever, type Retriever } from '../../src/query/retriever.js';
 import { indexOf } from '../../src/query/graph-index.js';
 import { rank } from '../../src/query/rank.js';
 import { renderQueryJson, renderQueryMarkdown } from '../../src/query/render.js';
-import { loadTokenCounter } from '../../src/text/bpe.js';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { validateAgainst } from '../../src/schema/validate.js';
 import type { GraphDocument } from '../../src/graph/types.js';
 
@@ -124,7 +124,8 @@ describe('bundles', () => {
 
 describe('token budget', () => {
   it('keeps the whole answer within the budget, counted with the BPE tokenizer', async () => {
-    const count = await loadTokenCounter();
+    // gpt-tokenizer's own count: independent of skillc's counter (src/text/o200k.ts).
+    const count = (text: string) => countTokens(text);
     const seen = new Set<string>();
     for (const budget of [200, 300, 600, 1200, 2500, 8000]) {
       const r = await cli.query('install packages and download data with curl', { k: 8, budget });

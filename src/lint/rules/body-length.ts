@@ -2,14 +2,13 @@
  * body-length: the body stays within 500 lines and 5,000 tokens.
  */
 import type { LintRule } from '../types.js';
-import { estimateTokensGenerously } from '../../text/token-estimate.js';
 
 export const bodyLength: LintRule<{ maxLines: number; maxTokens: number }> = {
   meta: {
     id: 'body-length',
     category: 'content',
     summary: 'the body is at most 500 lines and 5,000 tokens',
-    doc: 'An agent loads the whole body of SKILL.md once it picks the skill, so the Agent Skills specification advises keeping it under 500 lines and about 5,000 tokens, with detail moved to files under references/ that are read only when needed. Tokens are counted with the o200k_base BPE (GPT-4o family); other models\' tokenizers differ by some percent. The tokenizer is loaded only when the body could be over the limit: when it has more UTF-8 bytes than the limit (a token is at least one byte) and a generous per-character estimate is over it too (an estimate, not a bound: on the corpora the exact count never passed 0.70 of it, but text built to defeat it could).',
+    doc: 'An agent loads the whole body of SKILL.md once it picks the skill, so the Agent Skills specification advises keeping it under 500 lines and about 5,000 tokens, with detail moved to files under references/ that are read only when needed. Tokens are counted with the o200k_base BPE (GPT-4o family); other models\' tokenizers differ by some percent. The count is exact; the tokenizer is loaded only when the body has more UTF-8 bytes than the limit, since a token is at least one byte.',
     defaultLevel: 'warn',
     fixable: false,
     optionsSchema: {
@@ -29,7 +28,7 @@ export const bodyLength: LintRule<{ maxLines: number; maxTokens: number }> = {
       const over = subject.lines.offsetOfLine(firstBodyLine + options.maxLines);
       ctx.report({ offset: over, message: `the body has ${bodyLines} lines; the limit is ${options.maxLines} (this is line ${options.maxLines + 1} of the body): move detail to references/` });
     }
-    if (Buffer.byteLength(body, 'utf8') > options.maxTokens && estimateTokensGenerously(body) > options.maxTokens) {
+    if (Buffer.byteLength(body, 'utf8') > options.maxTokens) {
       const tokens = await ctx.services.countTokens(body);
       if (tokens > options.maxTokens) {
         ctx.report({ offset: bodyStart, message: `the body is ${tokens} tokens (o200k); the limit is ${options.maxTokens}: move detail to references/` });
