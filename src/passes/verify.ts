@@ -1,7 +1,7 @@
 /**
  * Pass 4, verify (SPEC §2): every cluster gets a profile — the four check scores, the decision and,
  * for a rejection, the first failed check; for a promotion, its witness. Never a model. The risk
- * scanner (tree-sitter grammars, typescript-estree) is loaded only when there is a draft to scan.
+ * scanner (tree-sitter grammars, oxc-parser) is loaded only when there is a draft to scan.
  */
 import type { Profile } from '../ir/types.js';
 import type { RiskScanFn } from '../verify/checks.js';
