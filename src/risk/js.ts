@@ -14,21 +14,23 @@
  * Why oxc-parser and not typescript-estree (SPEC §4 names the latter): both give the TS-ESTree
  * shape this walker reads, but typescript-estree loads the 9 MB TypeScript compiler, about 340 ms
  * of a cold `skillc lint` (a pre-commit hook, which must stay under 400 ms); oxc's native
- * parser loads in about 11 ms. bench/js-parser-parity.ts runs both through this walker over every
+ * parser loads and parses a first snippet in about 19 ms. bench/js-parser-parity.ts runs both through this walker over every
  * JS/TS block of the corpora and counts the differences (BENCHMARKS.md).
  */
-import type {
-  BindingProperty,
-  CallExpression,
-  ImportDeclaration,
-  MemberExpression,
-  NewExpression,
-  Node,
-  ObjectProperty,
-  Program,
-  VariableDeclarator,
+import {
+  parseSync,
+  visitorKeys,
+  type BindingProperty,
+  type CallExpression,
+  type ImportDeclaration,
+  type MemberExpression,
+  type NewExpression,
+  type Node,
+  type ObjectProperty,
+  type OxcError,
+  type Program,
+  type VariableDeclarator,
 } from 'oxc-parser';
-import { parseSync, visitorKeys, type OxcError } from 'oxc-parser';
 import {
   type CodeSlice,
   type WalkContext,
