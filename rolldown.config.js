@@ -8,11 +8,11 @@
  *
  * Kept external (loaded from node_modules at run time): packages that find files next to
  * themselves (web-tree-sitter's .wasm, the tree-sitter grammars, oxc-parser's native binding),
- * and big packages loaded only on some paths, where bundling buys nothing (typescript, ts-morph,
- * openai, gpt-tokenizer's 2.4 MB rank table).
+ * big packages loaded only on some paths, where bundling buys nothing (ts-morph, openai), and
+ * gpt-tokenizer, of which only the pre-tokenizer regex and the rank file are read.
  *
  * The build also writes o200k_base.ranks, the token counter's table as one binary file, so a
- * process maps it instead of decoding gpt-tokenizer's 200,000-line rank file (src/text/o200k.ts).
+ * process reads it instead of decoding gpt-tokenizer's 200,000-line rank file (src/text/o200k.ts).
  *
  * The worker entries keep their names: code finds them with `new URL('./x-worker.js',
  * import.meta.url)`, which resolves inside build/bundle/ once bundled, as inside build/src/ before.
@@ -29,9 +29,7 @@ const rankTable = {
 };
 
 const EXTERNAL_PACKAGES = [
-  'typescript',
   'ts-morph',
-  '@typescript-eslint/typescript-estree',
   'oxc-parser',
   'web-tree-sitter',
   'tree-sitter-bash',

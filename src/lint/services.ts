@@ -1,6 +1,6 @@
 /**
  * What rules may need beyond the skill itself, loaded lazily and once per run: the BPE token
- * counter (~60 ms), the risk scanner (tree-sitter, and oxc-parser only when some code is
+ * counter (~30 ms from the prebuilt table), the risk scanner (tree-sitter, and oxc-parser only when some code is
  * JavaScript or TypeScript), the verifier policy, and a built dist's contracts. A lint run that
  * needs none of them pays for none of them, which keeps one skill under 400 ms.
  */
