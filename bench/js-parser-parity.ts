@@ -8,7 +8,6 @@
  *
  *   node build/bench/js-parser-parity.js [corpora] [--show 20]
  */
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { AST_NODE_TYPES, TSError, parse, simpleTraverse } from '@typescript-eslint/typescript-estree';
 import { loadLibrary } from '../src/load/load-library.js';
@@ -16,7 +15,7 @@ import { parseSkill } from '../src/passes/parse.js';
 import { isShellSessionFence, languageOf } from '../src/risk/languages.js';
 import { createRiskScanner, loadRiskCatalogue, type CodeLanguage, type ScanResult } from '../src/risk/scan.js';
 import type { JsProgramParser } from '../src/risk/js.js';
-import { packageRoot } from '../src/util/package-root.js';
+import { coldLoadMs, timed } from './timing.js';
 
 const args = process.argv.slice(2);
 const showIndex = args.indexOf('--show');
@@ -81,17 +80,6 @@ for (const skill of library.skills) {
 }
 
 const catalogue = loadRiskCatalogue();
-const time = async <T>(f: () => Promise<T> | T): Promise<{ value: T; ms: number }> => {
-  const start = process.hrtime.bigint();
-  const value = await f();
-  return { value, ms: Number(process.hrtime.bigint() - start) / 1e6 };
-};
-/** Cold load and first parse of a parser, in a fresh process (median of 5): what one lint pays. */
-function coldLoadMs(load: string): number {
-  const script = `const t = performance.now(); ${load}; process.stdout.write(String(performance.now() - t));`;
-  const runs = Array.from({ length: 5 }, () => Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: packageRoot(), encoding: 'utf8' })));
-  return runs.sort((a, b) => a - b)[2]!;
-}
 const oxcLoadMs = coldLoadMs("(await import('oxc-parser')).parseSync('a.ts', 'let a: number = 1')");
 const estreeLoadMs = coldLoadMs("(await import('@typescript-eslint/typescript-estree')).parse('let a: number = 1', { filePath: 'a.ts' })");
 const oxcScanner = await createRiskScanner(catalogue);
@@ -100,8 +88,8 @@ const estreeScanner = await createRiskScanner(catalogue, { parseJs: parseWithTyp
 const canonical = (r: ScanResult) =>
   JSON.stringify({ findings: r.findings.map((f) => [f.sink, f.line, f.column, f.snippet]), failed: r.parseError !== undefined });
 const scanAll = (scanner: typeof oxcScanner) => units.map((u) => scanner.scan(u.text, u.language, { shellSession: u.shellSession || undefined }));
-const oxc = await time(() => scanAll(oxcScanner));
-const estree = await time(() => scanAll(estreeScanner));
+const oxc = await timed(() => scanAll(oxcScanner));
+const estree = await timed(() => scanAll(estreeScanner));
 
 const differences = units.flatMap((u, i) => {
   const a = oxc.value[i]!;

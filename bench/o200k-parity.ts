@@ -6,31 +6,19 @@
  *
  *   node build/bench/o200k-parity.js [corpora]
  */
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { loadLibrary } from '../src/load/load-library.js';
 import { decodeUtf8 } from '../src/text/decode.js';
 import { o200kTokenCounter } from '../src/text/o200k.js';
-import { packageRoot } from '../src/util/package-root.js';
+import { coldLoadMs, timed } from './timing.js';
 
 const root = path.resolve(process.argv[2] ?? '../shared/corpora');
 
-function coldLoadMs(script: string): number {
-  const timed = `const t = performance.now(); ${script}; process.stdout.write(String(performance.now() - t));`;
-  const runs = Array.from({ length: 5 }, () => Number(execFileSync(process.execPath, ['--input-type=module', '-e', timed], { cwd: packageRoot(), encoding: 'utf8' })));
-  return runs.sort((a, b) => a - b)[2]!;
-}
-
 const texts = loadLibrary(root).skills.map((s) => ({ path: s.file, text: decodeUtf8(s.content).text }));
 const ours = o200kTokenCounter();
-const time = <T>(f: () => T): { value: T; ms: number } => {
-  const start = process.hrtime.bigint();
-  const value = f();
-  return { value, ms: Number(process.hrtime.bigint() - start) / 1e6 };
-};
-const a = time(() => texts.map((t) => ours(t.text)));
-const b = time(() => texts.map((t) => countTokens(t.text, { disallowedSpecial: new Set() })));
+const a = await timed(() => texts.map((t) => ours(t.text)));
+const b = await timed(() => texts.map((t) => countTokens(t.text, { disallowedSpecial: new Set() })));
 const differing = texts.filter((_, i) => a.value[i] !== b.value[i]);
 
 const oursLoad = coldLoadMs("const m = await import('./build/src/text/o200k.js'); m.makeTokenCounter(m.readO200kRankFile())('hello')");

@@ -31,6 +31,7 @@ import {
   type Program,
   type VariableDeclarator,
 } from 'oxc-parser';
+import { LineIndex } from '../text/line-index.js';
 import {
   type CodeSlice,
   type WalkContext,
@@ -383,13 +384,8 @@ export const parseWithOxc: JsProgramParser = (text, typescript) => {
 function describeOxcError(text: string, error: OxcError): string {
   const at = error.labels[0]?.start;
   if (at === undefined) return error.message;
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return `${error.message} (line ${line}, column ${at - lineStart + 1})`;
+  const { line, column } = new LineIndex(text).position(at);
+  return `${error.message} (line ${line}, column ${column})`;
 }
 
 /** Every node under `root` in source order (visitor keys order), with its parent. */

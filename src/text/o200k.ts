@@ -64,13 +64,13 @@ export function readRankTable(file: Uint8Array): RankTable {
   const slots = new Int32Array(size);
   const mask = size - 1;
 
-  // One pass: decode each token's base64 into `bytes`, hashing (FNV-1a, as hashBytes) as it goes.
+  // One pass: decode each token's base64 into `bytes`, then file it under its hash.
   let at = 0;
   let length = 0;
   for (let token = 0; token < lines; token++) {
+    const start = length;
     let bits = 0;
     let acc = 0;
-    let h = 0x811c9dc5;
     for (let c = file[at]!; at < file.length && c !== 0x20; c = file[++at]!) {
       if (c === 0x3d) continue; // '=' padding
       const v = c < 128 ? BASE64_VALUE[c]! : -1;
@@ -79,9 +79,7 @@ export function readRankTable(file: Uint8Array): RankTable {
       bits += 6;
       if (bits >= 8) {
         bits -= 8;
-        const byte = (acc >> bits) & 0xff;
-        bytes[length++] = byte;
-        h = Math.imul(h ^ byte, 0x01000193);
+        bytes[length++] = (acc >> bits) & 0xff;
       }
     }
     at++; // the space
@@ -90,7 +88,7 @@ export function readRankTable(file: Uint8Array): RankTable {
     at++; // the newline
     offsets[token + 1] = length;
     ranks[token] = rank;
-    let slot = (h >>> 0) & mask;
+    let slot = hashBytes(bytes, start, length) & mask;
     while (slots[slot] !== 0) slot = (slot + 1) & mask;
     slots[slot] = token + 1;
   }
@@ -244,8 +242,9 @@ export function encodeRankTable(table: RankTable): Uint8Array {
 
 /** The table encodeRankTable wrote, or null if `file` is not one (another version or byte order). */
 export function decodeRankTable(file: Uint8Array): RankTable | null {
-  // Int32Array views need a 4-byte aligned offset; a pooled Buffer may not have one.
-  const buf = file.byteOffset % 4 === 0 ? file : file.slice();
+  // Int32Array views need a 4-byte aligned offset; a pooled Buffer may not have one. Copy with
+  // the Uint8Array constructor: Buffer's slice() is a view at the same offset, not a copy.
+  const buf = file.byteOffset % 4 === 0 ? file : new Uint8Array(file);
   if (buf.length < HEADER_INTS * 4) return null;
   const header = new Int32Array(buf.buffer, buf.byteOffset, HEADER_INTS);
   if (header[0] !== MAGIC || header[1] !== VERSION) return null;

@@ -77,11 +77,13 @@ describe('rank table', () => {
     expect(makeTokenCounter(decoded!)(text)).toBe(reference(text));
   });
 
-  it('reads a binary table at an unaligned offset', () => {
+  it('reads a binary table at an unaligned offset, from a Uint8Array or a Buffer', () => {
     const bytes = encodeRankTable(table);
     const shifted = new Uint8Array(bytes.length + 1);
     shifted.set(bytes, 1);
     expect(decodeRankTable(shifted.subarray(1))?.ranks.length).toBe(199998);
+    // A Buffer's slice() is a view, not a copy: readFileSync may hand over such a Buffer.
+    expect(decodeRankTable(Buffer.from(shifted.buffer, 1, bytes.length))?.ranks.length).toBe(199998);
   });
 
   it('rejects a file that is not one (another version, truncated)', () => {
