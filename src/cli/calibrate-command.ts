@@ -5,6 +5,7 @@
  * no positive reached the score, or nothing feasible; the current policy is written unchanged),
  * 2 usage error, unreadable library or policy.
  */
+import { escapeBlock, escapeInline } from '../text/terminal.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import pc from 'picocolors';
@@ -45,7 +46,7 @@ export async function calibrateCommand(libraries: readonly string[], opts: Calib
     policy = loadPolicy(opts.policy);
   } catch (e) {
     if (e instanceof PolicyError) {
-      err(`skillc calibrate: ${e.message}\n`);
+      err(`skillc calibrate: ${escapeInline(e.message)}\n`);
       return 2;
     }
     throw e;
@@ -70,7 +71,7 @@ export async function calibrateCommand(libraries: readonly string[], opts: Calib
   } catch (e) {
     progress.done();
     if (e instanceof LibraryUnreadableError) {
-      err(`skillc calibrate: ${e.message}\n`);
+      err(`skillc calibrate: ${escapeInline(e.message)}\n`);
       return 2;
     }
     throw e;
@@ -90,12 +91,13 @@ export async function calibrateCommand(libraries: readonly string[], opts: Calib
       fs.writeFileSync(file, text);
     }
   } catch (e) {
-    err(`skillc calibrate: cannot write ${e instanceof Error ? e.message : String(e)}\n`);
+    err(`skillc calibrate: cannot write ${escapeInline(e instanceof Error ? e.message : String(e))}\n`);
     return 2;
   }
-  if (!opts.quiet) io.stdout.write(report);
-  else io.stdout.write(resultLines(cal, opts.output).join('\n') + '\n');
+  // The report names skills and units of the libraries: shown with their control characters escaped.
+  if (!opts.quiet) io.stdout.write(escapeBlock(report));
+  else io.stdout.write(escapeBlock(resultLines(cal, opts.output).join('\n') + '\n'));
   const built = cal.classes.map((k) => `${k.name} ${k.built}`).join(', ');
-  err(`${c.bold('skillc calibrate')}: ${built}; ${cal.grid.length} grid points; ${cal.choice.kind === 'chosen' ? c.green(`chose (${cal.choice.tauAuto.toFixed(2)}, ${cal.choice.tauRev.toFixed(2)})`) : c.red(`kept the current policy (${cal.choice.reason})`)}; wrote ${opts.output} and ${opts.reportDir}/ in ${((performance.now() - t0) / 1000).toFixed(2)}s\n`);
+  err(`${c.bold('skillc calibrate')}: ${built}; ${cal.grid.length} grid points; ${cal.choice.kind === 'chosen' ? c.green(`chose (${cal.choice.tauAuto.toFixed(2)}, ${cal.choice.tauRev.toFixed(2)})`) : c.red(`kept the current policy (${cal.choice.reason})`)}; wrote ${escapeInline(opts.output)} and ${escapeInline(opts.reportDir)}/ in ${((performance.now() - t0) / 1000).toFixed(2)}s\n`);
   return cal.choice.kind === 'chosen' ? 0 : 1;
 }

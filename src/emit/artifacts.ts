@@ -34,6 +34,7 @@ function parentJson(p: Parent): unknown {
     lines: p.lines,
     frontmatter: { raw: p.frontmatter.raw, data: p.frontmatter.data },
     units: p.units.map(unitJson),
+    ...(p.bounded ? { bounded: p.bounded } : {}),
     scripts: p.scripts.map(fileJson),
     references: p.references.map(fileJson),
     assets: p.assets.map(fileJson),

@@ -40,7 +40,7 @@ export const DIAGNOSTIC_CODES = {
   'skill-file-empty': { code: 'SKC104', severity: 'warning', description: 'SKILL.md is empty: the skill is kept with an empty preamble and no frontmatter.' },
   'invalid-utf8': { code: 'SKC105', severity: 'warning', description: 'SKILL.md is not valid UTF-8; invalid bytes were decoded as U+FFFD and the parent is marked lossy.' },
   'byte-order-mark': { code: 'SKC106', severity: 'info', description: 'SKILL.md starts with a UTF-8 byte order mark; it is not part of the decoded text.' },
-  'skill-file-large': { code: 'SKC107', severity: 'warning', description: 'SKILL.md is larger than the size at which agents can read it whole; it is parsed in full.' },
+  'skill-file-large': { code: 'SKC107', severity: 'warning', description: 'SKILL.md is larger than the size at which agents can read it whole; nothing of it is truncated (a body over 256 KiB is split into units by the line-level scan, SKC122).' },
   'skill-file-too-large': { code: 'SKC108', severity: 'error', description: 'SKILL.md exceeds --max-skill-bytes; the skill was skipped.' },
   'misnamed-skill-file': { code: 'SKC109', severity: 'warning', description: 'A file whose name is SKILL.md in another letter case; only SKILL.md marks a skill.' },
   'frontmatter-missing': { code: 'SKC110', severity: 'warning', description: 'SKILL.md does not start with a --- YAML frontmatter block.' },
@@ -49,6 +49,7 @@ export const DIAGNOSTIC_CODES = {
   'frontmatter-not-mapping': { code: 'SKC113', severity: 'error', description: 'The frontmatter parses, but not to a mapping of keys to values.' },
   'frontmatter-flow-style': { code: 'SKC114', severity: 'warning', description: 'A flow-style collection ({…} or […]) in the frontmatter: valid YAML 1.2, rejected by the strict YAML the reference validator uses.' },
   'frontmatter-yaml-warning': { code: 'SKC115', severity: 'warning', description: 'The YAML parser warned about the frontmatter (for example a duplicate key or an unresolved tag).' },
+  'frontmatter-too-large': { code: 'SKC116', severity: 'error', description: 'The frontmatter block is larger than skillc parses (64 KiB); it was kept verbatim but not read as YAML, so the skill has no fields.' },
   'unclosed-code-fence': { code: 'SKC120', severity: 'warning', description: 'A fenced code block is never closed, so everything after it, headings included, is code.' },
   'rewrite-cleanup': { code: 'SKC500', severity: 'info', description: 'Rewrite Cleanup replaced a line that contradicts an invoked contract (same objects, another verb) with the invoke; the original is kept in SKILL.replaced.md.' },
   'rewrite-postcheck-failed': { code: 'SKC501', severity: 'error', description: 'A rewritten skill failed its post-check (an invoke missing or text added from nowhere); its cleanup edits were undone.' },
@@ -58,6 +59,7 @@ export const DIAGNOSTIC_CODES = {
   'model-declined': { code: 'SKC703', severity: 'info', description: 'The model judged that a cluster is not one procedure (_extraction_failed) or that a candidate unit is not a call (should_invoke false); the judgement stands.' },
   'model-request-skipped': { code: 'SKC704', severity: 'info', description: 'An item is too large to send in one model request; it keeps its deterministic result.' },
   'replaced-file-name-taken': { code: 'SKC600', severity: 'warning', description: 'The skill already has a file named SKILL.replaced.md, so the replaced sections were written under another name.' },
+  'parse-bounded': { code: 'SKC122', severity: 'warning', description: 'The markdown is too large, too deeply nested or too costly for the full parser (whose work grows faster than the file on such input); it was split into units by a line-level scan instead (headings, fences, links and list items with exact offsets), is copied through unchanged and takes no part in contract mining.' },
   'nested-skill': { code: 'SKC121', severity: 'info', description: 'A skill folder lies inside another skill; its files belong to the inner skill only.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;
 

@@ -125,6 +125,14 @@ export interface Unit {
   readonly bullets: readonly Bullet[];
 }
 
+export interface BoundedParse {
+  readonly reason: 'size' | 'nesting' | 'containers' | 'inline';
+  /** Where the budget was first exceeded: an index into the decoded text, and its line. */
+  readonly offset: number;
+  readonly line: number;
+  readonly detail: string;
+}
+
 export interface Parent {
   /** Skill folder, library-relative POSIX; stable and unique. */
   readonly path: string;
@@ -137,6 +145,12 @@ export interface Parent {
   readonly lines: number;
   readonly frontmatter: Frontmatter;
   readonly units: readonly Unit[];
+  /**
+   * Set when the body was over the parse budget (too large, too deeply nested, or too costly for
+   * the full parser): its units come from the line-level scan, and the skill is copied through
+   * without taking part in contract mining.
+   */
+  readonly bounded?: BoundedParse;
   readonly scripts: readonly SkillFileRef[];
   readonly references: readonly SkillFileRef[];
   readonly assets: readonly SkillFileRef[];

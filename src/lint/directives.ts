@@ -12,6 +12,9 @@
  * can list the directives that never suppressed anything.
  */
 
+import { lineRecords } from '../text/block-lines.js';
+import { splitLines } from '../text/line-index.js';
+
 export type DirectiveKind = 'disable' | 'enable' | 'disable-next-line' | 'disable-line';
 
 export interface Directive {
@@ -43,12 +46,10 @@ function ruleList(raw: string): string[] | null {
 export function markdownDirectives(text: string, frontmatterEnd: number, codeRanges: readonly (readonly [number, number])[]): Directive[] {
   const out: Directive[] = [];
   let lineNo = 0;
-  let start = 0;
   let range = 0;
-  while (start <= text.length) {
+  // Lines as LineIndex counts them (\r\n, \n or a lone \r), so directive lines match message lines.
+  for (const { start, end } of lineRecords(text, 0)) {
     lineNo++;
-    const nl = text.indexOf('\n', start);
-    const end = nl < 0 ? text.length : nl;
     const line = text.slice(start, end);
     while (range < codeRanges.length && codeRanges[range]![1] <= start) range++;
     const inCode = range < codeRanges.length && codeRanges[range]![0] <= start && start < codeRanges[range]![1];
@@ -63,8 +64,6 @@ export function markdownDirectives(text: string, frontmatterEnd: number, codeRan
         }
       }
     }
-    if (nl < 0) break;
-    start = nl + 1;
   }
   return out;
 }
@@ -72,7 +71,7 @@ export function markdownDirectives(text: string, frontmatterEnd: number, codeRan
 /** Directives of a script: `#` or `//` comments. */
 export function scriptDirectives(text: string): Directive[] {
   const out: Directive[] = [];
-  text.split('\n').forEach((line, i) => {
+  splitLines(text).forEach((line, i) => {
     if (!line.includes('skillc-')) return;
     const m = HASH.exec(line);
     if (m) out.push({ kind: m[1] as DirectiveKind, rules: ruleList(m[2] ?? ''), line: i + 1, column: m.index + 1 });

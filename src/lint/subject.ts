@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { SourceSkill } from '../ir/types.js';
 import { parseSkillDetailed } from '../passes/parse.js';
 import { viewFrontmatter } from './frontmatter-view.js';
+import { yamlStartOf } from '../text/frontmatter.js';
 import type { LintSubject } from './types.js';
 
 /** Converts an absolute path to what the user sees: relative to `cwd`, with forward slashes. */
@@ -28,7 +29,7 @@ export function makeSubject(skill: SourceSkill, dir: string, cwd: string): LintS
   // The parse's own diagnostics are not used: the rules report those problems with their ids.
   const { parent, frontmatter: split, text, lines } = parseSkillDetailed(skill, [], { gfm: false });
   const { frontmatter, problems, document } = split;
-  const yamlStart = frontmatter.raw === '' ? 0 : frontmatter.raw.indexOf('\n') + 1;
+  const yamlStart = yamlStartOf(frontmatter.raw);
   const fields = document ? viewFrontmatter(document, frontmatter.yaml, yamlStart) : null;
   const unclosedFences = parent.units
     .flatMap((u) => u.codeBlocks)

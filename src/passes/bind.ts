@@ -61,6 +61,7 @@ export const bindPass: Pass = {
       // substring test before any alignment).
       const anchors = new Map(promoted.map((c) => [c.id, c.templates.map(anchorOf).filter((a) => a !== '')]));
       for (const p of ir.parents!) {
+        if (p.bounded) continue;
         for (const u of p.units) {
           const verb = frames.get(u.id)?.verb;
           if (!verb || memberUnits.has(u.id)) continue;

@@ -11,7 +11,7 @@ import { decodeUtf8 } from '../text/decode.js';
 import { sha256 } from '../util/hash.js';
 import { LineIndex } from '../text/line-index.js';
 import { splitFrontmatter, type SplitFrontmatter } from '../text/frontmatter.js';
-import { parseMarkdown, splitUnits } from '../text/markdown.js';
+import { unitsOfBody } from '../text/markdown.js';
 import type { Pass } from './pass.js';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -108,7 +108,7 @@ export function parseSkillDetailed(skill: SourceSkill, diags: Diagnostic[], opti
     diags.push(makeDiagnostic(NAME, 'invalid-utf8', { file, line: pos.line, column: pos.column, message: `SKILL.md is not valid UTF-8 (first bad byte 0x${byte} at byte offset ${bad}); decoded with U+FFFD replacements` }));
   }
   if (skill.content.length > LARGE_SKILL_BYTES) {
-    diags.push(makeDiagnostic(NAME, 'skill-file-large', { file, message: `SKILL.md is ${(skill.content.length / 1048576).toFixed(1)} MiB (${lines.lineCount} lines); parsed in full` }));
+    diags.push(makeDiagnostic(NAME, 'skill-file-large', { file, message: `SKILL.md is ${(skill.content.length / 1048576).toFixed(1)} MiB (${lines.lineCount} lines); nothing is truncated` }));
   }
 
   const split = splitFrontmatter(text);
@@ -117,8 +117,10 @@ export function parseSkillDetailed(skill: SourceSkill, diags: Diagnostic[], opti
     diags.push(makeDiagnostic(NAME, p.kind, { file, ...at(p.offset, p.endOffset), message: p.message }));
   }
 
-  const tree = parseMarkdown(text, options);
-  const { units, unclosedFences } = splitUnits(skill.path, text, frontmatter.raw.length, tree, lines);
+  const { units, unclosedFences, bounded } = unitsOfBody(skill.path, text, frontmatter.raw.length, lines, options);
+  if (bounded) {
+    diags.push(makeDiagnostic(NAME, 'parse-bounded', { file, ...at(bounded.offset), message: `markdown read by the line-level scan, not the full parser: ${bounded.detail}; the skill is copied through unchanged and takes no part in contract mining` }));
+  }
   for (const f of unclosedFences) {
     diags.push(makeDiagnostic(NAME, 'unclosed-code-fence', { file, ...at(f.offset, f.offset + f.fence.length), message: `code fence ${f.fence} opened here is never closed; the rest of the file is read as code` }));
   }
@@ -133,6 +135,7 @@ export function parseSkillDetailed(skill: SourceSkill, diags: Diagnostic[], opti
     lines: lines.lineCount,
     frontmatter,
     units,
+    ...(bounded ? { bounded: { reason: bounded.reason, offset: bounded.offset, line: lines.position(bounded.offset).line, detail: bounded.detail } } : {}),
     scripts: by('script'),
     references: by('reference'),
     assets: by('asset'),

@@ -1,7 +1,7 @@
 /**
  * Pass 2, propose (SPEC §2): a frame per unit, TF-IDF unit vectors, and single-linkage clusters of
  * units that share a verb class and reach the policy's cosine threshold. Clusters of one unit are
- * dropped; high recall is intended, the verifier filters. Deterministic: units are visited in
+ * dropped; high recall is intended, the verifier filters. Skills whose parse was bounded take no part. Deterministic: units are visited in
  * parent-path then unit order and cluster ids derive from their members.
  */
 import type { Cluster, Frame, Unit } from '../ir/types.js';
@@ -24,6 +24,9 @@ export const proposePass: Pass = {
     const frames: Frame[] = [];
     const units: { unit: Unit; parent: string; frame: Frame }[] = [];
     for (const p of parents) {
+      // A skill whose parse was bounded is copied through: its units are a lenient scan, not
+      // something to mine procedures from or rewrite.
+      if (p.bounded) continue;
       for (const u of p.units) {
         const f = frameOf(p, u, lexicon);
         frames.push(f);

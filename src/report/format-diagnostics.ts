@@ -1,12 +1,14 @@
 /**
  * Diagnostic formatters: pure functions from diagnostics to text. `stylish` prints one line per
  * diagnostic, `file:line:col  severity  message  name (code)`, which terminals and editors can
- * jump to; `json` prints the diagnostics array as stable JSON.
+ * jump to; `json` prints the diagnostics array as stable JSON. Paths and messages carry text from
+ * skills, so stylish shows their control characters escaped (text/terminal.ts).
  */
 import pc from 'picocolors';
 import type { Diagnostic, Severity } from '../ir/diagnostics.js';
 import { countBySeverity } from '../ir/diagnostics.js';
 import { stableStringify } from '../util/stable-json.js';
+import { escapeInline } from '../text/terminal.js';
 
 export type DiagnosticFormat = 'stylish' | 'json';
 
@@ -29,8 +31,8 @@ export function formatStylish(diags: readonly Diagnostic[], opts: FormatOptions 
   const limit = opts.limit && opts.limit > 0 ? opts.limit : diags.length;
   const prefix = opts.pathPrefix ?? '';
   const lines = diags.slice(0, limit).map((d) => {
-    const where = `${prefix}${d.file}:${d.line}:${d.column}`;
-    return `${c.bold(where)}  ${paint[d.severity](d.severity)}  ${d.message}  ${c.dim(`${d.name} (${d.code})`)}`;
+    const where = `${escapeInline(prefix + d.file)}:${d.line}:${d.column}`;
+    return `${c.bold(where)}  ${paint[d.severity](d.severity)}  ${escapeInline(d.message)}  ${c.dim(`${d.name} (${d.code})`)}`;
   });
   if (diags.length > limit) lines.push(c.dim(`… ${diags.length - limit} more diagnostics not shown`));
   return lines.length ? lines.join('\n') + '\n' : '';

@@ -6,9 +6,15 @@
  * closing line and its newline included, so `raw + body === text` always holds. YAML problems are
  * reported with absolute file positions and never stop the parse: what the YAML parser could
  * recover is kept.
+ *
+ * Bounded work: a frontmatter block over MAX_FRONTMATTER_CHARS is not handed to the YAML parser (a
+ * skill's fields fit in a few KiB; megabytes of YAML are an attack on a pre-commit hook), and
+ * duplicate keys are found with one hash set per mapping instead of the parser's `uniqueKeys`, whose
+ * pairwise search made 200,000 keys take minutes.
  */
-import { LineCounter, parseDocument, visit, isMap, type Document } from 'yaml';
+import { LineCounter, parseDocument, visit, isMap, isScalar, YAMLParseError, type Document } from 'yaml';
 import type { Frontmatter } from '../ir/types.js';
+import { normaliseLoneCr } from './line-index.js';
 
 export type FrontmatterProblemKind =
   | 'frontmatter-missing'
@@ -16,7 +22,8 @@ export type FrontmatterProblemKind =
   | 'frontmatter-yaml-error'
   | 'frontmatter-yaml-warning'
   | 'frontmatter-not-mapping'
-  | 'frontmatter-flow-style';
+  | 'frontmatter-flow-style'
+  | 'frontmatter-too-large';
 
 export interface FrontmatterProblem {
   readonly kind: FrontmatterProblemKind;
@@ -33,10 +40,20 @@ export interface SplitFrontmatter {
   readonly document?: Document.Parsed;
 }
 
-const OPEN = /^---[ \t]*(\r?\n|$)/;
-const CLOSE = /^---[ \t]*\r?$/;
+const OPEN = /^---[ \t]*(\r\n|\r|\n|$)/;
+const CLOSE = /^---[ \t]*$/;
+/** Any line ending, as CommonMark reads them (\r\n, \n, or a lone \r). */
+const EOL = /\r\n|\r|\n/g;
 /** At most this many YAML errors per file; the rest are summarised in the last message. */
 const MAX_YAML_ERRORS = 5;
+/** Larger frontmatter is not parsed: the Agent Skills fields need a few KiB (the corpora's largest is 2.8 KB). */
+export const MAX_FRONTMATTER_CHARS = 64 * 1024;
+
+/** Index of the YAML's first character in a frontmatter block's raw text (after the opening line). */
+export function yamlStartOf(raw: string): number {
+  const m = OPEN.exec(raw);
+  return m ? m[0].length : 0;
+}
 
 export function splitFrontmatter(text: string): SplitFrontmatter {
   const none: Frontmatter = { raw: '', yaml: '', data: null, yamlLine: 0 };
@@ -50,15 +67,16 @@ export function splitFrontmatter(text: string): SplitFrontmatter {
   let closeEnd = -1;
   let yamlEnd = -1;
   while (lineStart < text.length) {
-    const nl = text.indexOf('\n', lineStart);
-    const lineEnd = nl < 0 ? text.length : nl;
+    EOL.lastIndex = lineStart;
+    const eol = EOL.exec(text);
+    const lineEnd = eol ? eol.index : text.length;
     if (CLOSE.test(text.slice(lineStart, lineEnd))) {
       yamlEnd = lineStart;
-      closeEnd = nl < 0 ? text.length : nl + 1;
+      closeEnd = eol ? eol.index + eol[0].length : text.length;
       break;
     }
-    if (nl < 0) break;
-    lineStart = nl + 1;
+    if (!eol) break;
+    lineStart = eol.index + eol[0].length;
   }
   if (closeEnd < 0) {
     return {
@@ -68,7 +86,14 @@ export function splitFrontmatter(text: string): SplitFrontmatter {
   }
   const raw = text.slice(0, closeEnd);
   const yaml = text.slice(yamlStart, yamlEnd);
-  const { data, problems, document } = parseYaml(yaml, yamlStart);
+  if (yaml.length > MAX_FRONTMATTER_CHARS) {
+    return {
+      frontmatter: { raw, yaml, data: null, yamlLine: 2 },
+      problems: [{ kind: 'frontmatter-too-large', offset: yamlStart, message: `frontmatter is ${yaml.length} characters; skillc parses at most ${MAX_FRONTMATTER_CHARS} (a skill's fields need a few hundred): it was not read as YAML` }],
+    };
+  }
+  // The YAML parser only knows \n and \r\n; a lone \r becomes \n (same length, so offsets hold).
+  const { data, problems, document } = parseYaml(normaliseLoneCr(yaml), yamlStart);
   return { frontmatter: { raw, yaml, data, yamlLine: 2 }, problems, ...(document ? { document } : {}) };
 }
 
@@ -81,11 +106,12 @@ function parseYaml(yaml: string, base: number): { data: Record<string, unknown> 
   const lineCounter = new LineCounter();
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(yaml, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: false });
+    doc = parseDocument(yaml, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: false });
   } catch (err) {
     problems.push({ kind: 'frontmatter-yaml-error', offset: base, message: `YAML could not be parsed: ${firstLine(String(err))}` });
     return { data: null, problems };
   }
+  addDuplicateKeyErrors(doc);
   doc.errors.slice(0, MAX_YAML_ERRORS).forEach((e, i) => {
     const more = i === MAX_YAML_ERRORS - 1 && doc.errors.length > MAX_YAML_ERRORS ? ` (and ${doc.errors.length - MAX_YAML_ERRORS} more YAML errors)` : '';
     const quote = e.code === 'MISSING_CHAR' ? openingQuote(yaml, e.pos[0], e.message) : -1;
@@ -128,6 +154,34 @@ function parseYaml(yaml: string, base: number): { data: Record<string, unknown> 
     problems.push({ kind: 'frontmatter-yaml-error', offset: base, message: `YAML could not be converted to data: ${firstLine(String(err))}` });
   }
   return { data, problems, document: doc };
+}
+
+/**
+ * The errors `uniqueKeys: true` would give (same code, message and position: the key's start), found
+ * in linear time: per mapping, a set of the scalar keys seen so far. Keys are equal as the parser
+ * compares them: scalars with the same value (===); two distinct non-scalar key nodes never are.
+ */
+function addDuplicateKeyErrors(doc: Document.Parsed): void {
+  const found: YAMLParseError[] = [];
+  visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        const key = pair.key;
+        if (!isScalar(key) || Number.isNaN(key.value)) continue;
+        if (seen.has(key.value)) {
+          const at = key.range?.[0] ?? map.range?.[0] ?? 0;
+          found.push(new YAMLParseError([at, at + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
+        }
+        seen.add(key.value);
+      }
+      return undefined;
+    },
+  });
+  if (found.length === 0) return;
+  // Merged into the parser's own errors in source order, where the parser would have reported them.
+  doc.errors.push(...found);
+  doc.errors.sort((a, b) => a.pos[0] - b.pos[0]);
 }
 
 /** Index of the quote that opened an unterminated quoted scalar ending at `end`, or -1. */

@@ -12,6 +12,8 @@ import remarkGfm from 'remark-gfm';
 import type { Root, RootContent, Nodes, Heading, Code, ListItem, List } from 'mdast';
 import type { Bullet, CodeBlock, InlineCode, Link, Unit } from '../ir/types.js';
 import { LineIndex } from './line-index.js';
+import { assessParseBudget, type ParseBound } from './parse-budget.js';
+import { scanUnits } from './block-scan.js';
 
 const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).freeze();
 /**
@@ -33,6 +35,22 @@ export interface UnclosedFence {
 export interface SplitUnits {
   readonly units: Unit[];
   readonly unclosedFences: UnclosedFence[];
+}
+
+export interface BodyUnits extends SplitUnits {
+  /** Set when the body was over the parse budget and split by the line-level scan instead. */
+  readonly bounded: ParseBound | null;
+}
+
+/**
+ * The units of a SKILL.md body: the full parse when the body is within the parse budget (see
+ * parse-budget.ts), else the bounded line-level scan, so that no input makes the parse slow or
+ * overflow the stack.
+ */
+export function unitsOfBody(parentPath: string, text: string, bodyStart: number, lines: LineIndex, options: { gfm?: boolean } = {}): BodyUnits {
+  const bounded = assessParseBudget(text, bodyStart, options);
+  if (bounded) return { ...scanUnits(parentPath, text, bodyStart, lines), bounded };
+  return { ...splitUnits(parentPath, text, bodyStart, parseMarkdown(text, options), lines), bounded: null };
 }
 
 /**
@@ -161,9 +179,8 @@ function openingFence(text: string, start: number): string | null {
 
 /** A fenced block is closed when its last line is a fence of the same character, at least as long. */
 function isClosedFence(raw: string, fence: string): boolean {
-  const nl = raw.indexOf('\n');
-  if (nl < 0) return false;
-  const last = raw.slice(raw.lastIndexOf('\n') + 1);
+  if (!/[\r\n]/.test(raw)) return false;
+  const last = raw.slice(Math.max(raw.lastIndexOf('\n'), raw.lastIndexOf('\r')) + 1);
   // Inside containers the closing line carries their prefixes ("> ", indentation).
   const stripped = last.replace(/^[\s>]*/, '').replace(/\s+$/, '');
   const ch = fence[0]!;

@@ -86,13 +86,16 @@ describe('parse pass: bad input gives a positioned diagnostic and a lossless par
     expect(r.parent.lines).toBe(0);
   });
 
-  it('a 5 MB file: parsed in full with an SKC107 warning, nothing truncated', () => {
+  it('a 5 MB file: an SKC107 warning, split into units by the line-level scan (SKC122), nothing truncated', () => {
     const section = (i: number) => `## Section ${i}\n\n${'Step text that goes on. '.repeat(40)}\n\n`;
     let text = GOOD;
     for (let i = 0; text.length < 5 * 1024 * 1024; i++) text += section(i);
     const r = parse(text);
     expect(text.length).toBeGreaterThan(LARGE_SKILL_BYTES * 5);
-    expect(r.at).toEqual([['SKC107', 1, 1]]);
+    expect(r.at[0]).toEqual(['SKC107', 1, 1]);
+    expect(r.at[1]![0]).toBe('SKC122');
+    expect(r.at).toHaveLength(2);
+    expect(r.parent.bounded?.reason).toBe('size');
     expect(r.parent.units.length).toBeGreaterThan(5000);
     expect(reconstruct(r.parent)).toBe(text);
   });
@@ -129,5 +132,38 @@ describe('parse pass over a library', () => {
       ['b/SKILL.md', 'SKC104'],
       ['c/SKILL.md', 'SKC110'],
     ]);
+  });
+});
+
+describe('parse pass: bounded work on hostile markdown', () => {
+  it('10,000 separate lists: parsed by the line-level scan with an SKC122 warning at the line, lossless', () => {
+    const body = Array.from({ length: 10000 }, (_, i) => `- a${i}\n\nb\n\n`).join('');
+    const text = `${GOOD}${body}`;
+    const r = parse(text);
+    const bounded = r.diags.find((d) => d.code === 'SKC122')!;
+    expect(bounded).toMatchObject({ severity: 'warning', file: 'demo/SKILL.md', column: 1 });
+    expect(bounded.line).toBeGreaterThan(8);
+    expect(bounded.message).toMatch(/separate lists/);
+    expect(r.parent.bounded).toMatchObject({ reason: 'containers', line: bounded.line });
+    expect(reconstruct(r.parent)).toBe(text);
+  });
+
+  it('10,000 nested block quotes and a list 1,000 levels deep: no stack overflow, a warning with the position', () => {
+    const quotes = parse(`${GOOD}${'>'.repeat(10000)} deep\n`);
+    expect(quotes.at).toEqual([['SKC122', 9, 1]]);
+    expect(quotes.parent.bounded?.reason).toBe('nesting');
+    const list = Array.from({ length: 1000 }, (_, i) => `${'  '.repeat(i)}- level ${i}\n`).join('');
+    const deep = parse(`${GOOD}${list}`);
+    expect(deep.at).toEqual([['SKC122', 9 + 32, 1]]);
+  });
+
+  it('a lone-CR file has its frontmatter, closed fences and positions on the right lines', () => {
+    const text = '---\rname: demo\rdescription: Demo skill.\r---\r# Demo\r```bash\rrun\r```\r## Next\rtext\r';
+    const r = parse(text);
+    expect(r.at).toEqual([]);
+    expect(r.parent.frontmatter.data).toEqual({ name: 'demo', description: 'Demo skill.' });
+    expect(r.parent.units.map((u) => [u.heading, u.line])).toEqual([[null, 5], ['Demo', 5], ['Next', 9]]);
+    expect(r.parent.units[1]!.codeBlocks[0]).toMatchObject({ lang: 'bash', closed: true, line: 6 });
+    expect(r.parent.lines).toBe(10);
   });
 });

@@ -72,3 +72,35 @@ describe('splitFrontmatter', () => {
     expect(r.at[0]).toMatchObject({ kind: 'frontmatter-yaml-error', line: 3 });
   });
 });
+
+describe('splitFrontmatter on hostile or unusual input', () => {
+  it('reads lone CR line endings (old Mac files) as line breaks, keeping the raw text', () => {
+    const text = '---\rname: x\rdescription: y\rtags:\r  - a\r---\rbody\r';
+    const r = splitFrontmatter(text);
+    expect(r.problems).toEqual([]);
+    expect(r.frontmatter.raw).toBe('---\rname: x\rdescription: y\rtags:\r  - a\r---\r');
+    expect(r.frontmatter.data).toEqual({ name: 'x', description: 'y', tags: ['a'] });
+  });
+
+  it('reports a duplicate key at the repeated key, as the YAML parser did, in linear time', () => {
+    const r = problemsAt('---\nname: x\ndescription: y\nname: z\n---\n');
+    expect(r.at).toEqual([{ kind: 'frontmatter-yaml-error', line: 4, column: 1 }]);
+    expect(r.problems[0]!.message).toBe('invalid YAML: Map keys must be unique');
+    // Nested mappings are checked too; equal values under different keys are fine.
+    const nested = problemsAt('---\nmetadata:\n  a: 1\n  b: 1\n  a: 2\n---\n');
+    expect(nested.at).toEqual([{ kind: 'frontmatter-yaml-error', line: 5, column: 3 }]);
+    // 6,000 keys (the parser's own check was quadratic: 20,000 took 3 s) with one repeat at the end.
+    const many = Array.from({ length: 6000 }, (_, i) => `k${i}: v`).join('\n');
+    const big = problemsAt(`---\n${many}\nk0: again\n---\n`);
+    expect(big.at).toEqual([{ kind: 'frontmatter-yaml-error', line: 6002, column: 1 }]);
+  });
+
+  it('does not parse frontmatter over the size limit, and says so at its first line', () => {
+    const yaml = Array.from({ length: 8000 }, (_, i) => `key${i}: value ${i}`).join('\n');
+    const text = `---\n${yaml}\n---\n# Body\n`;
+    const r = problemsAt(text);
+    expect(r.at).toEqual([{ kind: 'frontmatter-too-large', line: 2, column: 1 }]);
+    expect(r.frontmatter.data).toBeNull();
+    expect(r.frontmatter.raw + '# Body\n').toBe(text);
+  });
+});

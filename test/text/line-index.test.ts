@@ -18,3 +18,18 @@ describe('LineIndex', () => {
     expect(new LineIndex('').lineCount).toBe(0);
   });
 });
+
+describe('LineIndex with lone CR line endings (as CommonMark reads them)', () => {
+  it('ends a line at a lone \\r, at \\r\\n and at \\n alike', () => {
+    const idx = new LineIndex('a\rb\r\nc\nd');
+    expect([0, 2, 5, 7].map((o) => idx.position(o))).toEqual([
+      { line: 1, column: 1 },
+      { line: 2, column: 1 },
+      { line: 3, column: 1 },
+      { line: 4, column: 1 },
+    ]);
+    expect(idx.lineCount).toBe(4);
+    expect(new LineIndex('a\r').lineCount).toBe(1);
+    expect(idx.offsetOfLine(2)).toBe(2);
+  });
+});

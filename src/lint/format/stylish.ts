@@ -1,9 +1,11 @@
 /**
  * stylish: one line per problem, `file:line:col  severity  message  rule-id`, which terminals,
- * editors and pre-commit logs turn into links, then a one-line summary.
+ * editors and pre-commit logs turn into links, then a one-line summary. Paths and messages carry
+ * text from skills, so control characters in them are shown escaped (text/terminal.ts).
  */
 import pc from 'picocolors';
 import type { LintFileResult } from '../types.js';
+import { escapeInline } from '../../text/terminal.js';
 
 export function formatStylish(results: readonly LintFileResult[], opts: { color?: boolean } = {}): string {
   const c = opts.color ? pc : pc.createColors(false);
@@ -17,8 +19,8 @@ export function formatStylish(results: readonly LintFileResult[], opts: { color?
     fixable += r.fixableErrorCount + r.fixableWarningCount;
     for (const m of r.messages) {
       const sev = m.severity === 'error' ? c.red('error') : c.yellow('warning');
-      lines.push(`${c.bold(`${r.filePath}:${m.line}:${m.column}`)}  ${sev}  ${m.message}  ${c.dim(m.ruleId)}`);
-      if (m.suggestion) lines.push(`    ${c.dim('suggestion:')} ${m.suggestion}`);
+      lines.push(`${c.bold(`${escapeInline(r.filePath)}:${m.line}:${m.column}`)}  ${sev}  ${escapeInline(m.message)}  ${c.dim(escapeInline(m.ruleId))}`);
+      if (m.suggestion) lines.push(`    ${c.dim('suggestion:')} ${escapeInline(m.suggestion)}`);
     }
   }
   const total = errors + warnings;

@@ -4,6 +4,7 @@
 import type { FieldEntry } from '../frontmatter-view.js';
 import type { LintRule, RuleContext, TextEdit } from '../types.js';
 import { NO_OPTIONS, columnOf, eolOf, trimLineBreaks } from './helpers.js';
+import { yamlStartOf } from '../../text/frontmatter.js';
 
 export const frontmatterStrict: LintRule = {
   meta: {
@@ -21,7 +22,7 @@ export const frontmatterStrict: LintRule = {
     if (subject.hasByteOrderMark) ctx.report({ offset: 0, message: 'SKILL.md starts with a byte order mark: strict readers do not see the --- that opens the frontmatter' });
     const fm = subject.frontmatter;
     if (fm.raw === '') return;
-    const yamlStart = fm.raw.indexOf('\n') + 1;
+    const yamlStart = yamlStartOf(fm.raw);
     const dashes = fm.yaml.indexOf('---');
     if (dashes >= 0) {
       ctx.report({ offset: yamlStart + dashes, endOffset: yamlStart + dashes + 3, message: "'---' inside the frontmatter: the reference validator ends the frontmatter at the first '---' anywhere, so it reads only the fields above this" });

@@ -16,7 +16,7 @@ export const frontmatterYaml: LintRule = {
   },
   check(ctx) {
     for (const p of ctx.subject.frontmatterProblems) {
-      if (p.kind === 'frontmatter-yaml-error' || p.kind === 'frontmatter-not-mapping' || p.kind === 'frontmatter-yaml-warning') {
+      if (p.kind === 'frontmatter-yaml-error' || p.kind === 'frontmatter-not-mapping' || p.kind === 'frontmatter-yaml-warning' || p.kind === 'frontmatter-too-large') {
         ctx.report({ offset: p.offset, ...(p.endOffset !== undefined ? { endOffset: p.endOffset } : {}), message: p.message });
       }
     }

@@ -26,7 +26,7 @@ export function codePoints(s: string): number {
 
 /** The line ending SKILL.md uses (for inserted lines). */
 export function eolOf(subject: LintSubject): string {
-  return subject.text.includes('\r\n') ? '\r\n' : '\n';
+  return subject.text.includes('\r\n') ? '\r\n' : subject.text.includes('\r') ? '\r' : '\n';
 }
 
 /** Column (0-based) of an offset within its line. */

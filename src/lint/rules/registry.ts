@@ -17,6 +17,7 @@ import { allowedToolsString } from './allowed-tools-string.js';
 import { unknownFields } from './unknown-fields.js';
 import { bodyLength } from './body-length.js';
 import { fenceBalanced } from './fence-balanced.js';
+import { parseBudget } from './parse-budget.js';
 import { linkResolves } from './link-resolves.js';
 import { linkDepth } from './link-depth.js';
 import { undeclaredRisk } from './undeclared-risk.js';
@@ -37,6 +38,7 @@ export const LINT_RULES: readonly LintRule[] = [
   unknownFields,
   bodyLength,
   fenceBalanced,
+  parseBudget,
   linkResolves,
   linkDepth,
   undeclaredRisk,

@@ -1,0 +1,43 @@
+/**
+ * Control characters from skill content (a name with ESC sequences, a folder name with a newline)
+ * never reach the terminal raw: lint's and build's human-readable output shows them escaped, so a
+ * skill cannot recolour, clear or fake lines of a report.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { skillc } from '../helpers/cli.js';
+import { scratchDir, writeTree } from '../helpers/tmp.js';
+
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+
+describe('control characters in skill content', () => {
+  const root = scratchDir('ctl');
+  const lib = path.join(root, 'lib');
+  const folder = 'evil\nskill\x1b[31m';
+  writeTree(lib, {
+    [`${folder}/SKILL.md`]: '---\nname: "evil\\e[2J\\u0007skill"\ndescription: "Clears the screen \\e]0;pwned\\u0007 when printed."\n---\n# Title\n\n[missing](gone\u202e.md)\n\n```bash\nunclosed fence: a build warning\n',
+  });
+
+  it('lint prints them escaped, one line per problem', () => {
+    const r = skillc(['lint', lib, '--no-progress'], root);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toMatch(RAW_CONTROL);
+    expect(r.stdout).toContain('evil\\nskill\\x1b[31m/SKILL.md');
+    // Every problem line starts with the (escaped) path: no line was split by a newline in it.
+    const problems = r.stdout.split('\n').filter((l) => /\s(error|warning)\s/.test(l));
+    expect(problems.length).toBeGreaterThan(1);
+    for (const l of problems) expect(l.startsWith('lib/evil\\nskill')).toBe(true);
+    // The JSON format keeps the exact strings (JSON escapes them itself).
+    const json = skillc(['lint', lib, '-f', 'json', '--no-progress'], root);
+    expect(JSON.parse(json.stdout)[0].filePath).toBe(`lib/${folder}/SKILL.md`);
+  });
+
+  it('build prints diagnostics and the summary with them escaped', () => {
+    const r = skillc(['build', lib, '-o', path.join(root, 'dist'), '--no-progress'], root);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(RAW_CONTROL);
+    expect(r.stderr).toContain('evil\\nskill\\x1b[31m/SKILL.md');
+    expect(fs.existsSync(path.join(root, 'dist', 'skills', folder, 'SKILL.md'))).toBe(true);
+  });
+});
