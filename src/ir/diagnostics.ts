@@ -49,7 +49,7 @@ export const DIAGNOSTIC_CODES = {
   'frontmatter-not-mapping': { code: 'SKC113', severity: 'error', description: 'The frontmatter parses, but not to a mapping of keys to values.' },
   'frontmatter-flow-style': { code: 'SKC114', severity: 'warning', description: 'A flow-style collection ({…} or […]) in the frontmatter: valid YAML 1.2, rejected by the strict YAML the reference validator uses.' },
   'frontmatter-yaml-warning': { code: 'SKC115', severity: 'warning', description: 'The YAML parser warned about the frontmatter (for example a duplicate key or an unresolved tag).' },
-  'frontmatter-too-large': { code: 'SKC116', severity: 'error', description: 'The frontmatter block is larger than skillc parses (64 KiB); it was kept verbatim but not read as YAML, so the skill has no fields.' },
+  'frontmatter-too-large': { code: 'SKC116', severity: 'error', description: 'The frontmatter block is larger than skillc parses (64 KiB) or nests flow collections more than 64 levels deep; it was kept verbatim but not read as YAML, so the skill has no fields.' },
   'unclosed-code-fence': { code: 'SKC120', severity: 'warning', description: 'A fenced code block is never closed, so everything after it, headings included, is code.' },
   'rewrite-cleanup': { code: 'SKC500', severity: 'info', description: 'Rewrite Cleanup replaced a line that contradicts an invoked contract (same objects, another verb) with the invoke; the original is kept in SKILL.replaced.md.' },
   'rewrite-postcheck-failed': { code: 'SKC501', severity: 'error', description: 'A rewritten skill failed its post-check (an invoke missing or text added from nowhere); its cleanup edits were undone.' },

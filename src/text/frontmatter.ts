@@ -48,6 +48,8 @@ const EOL = /\r\n|\r|\n/g;
 const MAX_YAML_ERRORS = 5;
 /** Larger frontmatter is not parsed: the Agent Skills fields need a few KiB (the corpora's largest is 2.8 KB). */
 export const MAX_FRONTMATTER_CHARS = 64 * 1024;
+/** Flow collections (`[`, `{`) nested deeper than this are not parsed: the YAML parser recurses per level. */
+export const MAX_FLOW_DEPTH = 64;
 
 /** Index of the YAML's first character in a frontmatter block's raw text (after the opening line). */
 export function yamlStartOf(raw: string): number {
@@ -90,6 +92,13 @@ export function splitFrontmatter(text: string): SplitFrontmatter {
     return {
       frontmatter: { raw, yaml, data: null, yamlLine: 2 },
       problems: [{ kind: 'frontmatter-too-large', offset: yamlStart, message: `frontmatter is ${yaml.length} characters; skillc parses at most ${MAX_FRONTMATTER_CHARS} (a skill's fields need a few hundred): it was not read as YAML` }],
+    };
+  }
+  const deep = deepFlowOffset(yaml);
+  if (deep >= 0) {
+    return {
+      frontmatter: { raw, yaml, data: null, yamlLine: 2 },
+      problems: [{ kind: 'frontmatter-too-large', offset: yamlStart + deep, endOffset: yamlStart + deep + 1, message: `frontmatter nests flow collections ([…] or {…}) more than ${MAX_FLOW_DEPTH} levels deep here; it was not read as YAML` }],
     };
   }
   // The YAML parser only knows \n and \r\n; a lone \r becomes \n (same length, so offsets hold).
@@ -154,6 +163,22 @@ function parseYaml(yaml: string, base: number): { data: Record<string, unknown> 
     problems.push({ kind: 'frontmatter-yaml-error', offset: base, message: `YAML could not be converted to data: ${firstLine(String(err))}` });
   }
   return { data, problems, document: doc };
+}
+
+/**
+ * Index of the bracket at which flow collections first nest deeper than MAX_FLOW_DEPTH, or -1.
+ * Every bracket counts, quoted or not: telling quotes from apostrophes in plain scalars takes the
+ * parser itself, and an overestimate only matters past 64 unclosed brackets.
+ */
+function deepFlowOffset(yaml: string): number {
+  let depth = 0;
+  for (let i = 0; i < yaml.length; i++) {
+    const c = yaml.charCodeAt(i);
+    if (c === 91 || c === 123) {
+      if (++depth > MAX_FLOW_DEPTH) return i;
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return -1;
 }
 
 /**

@@ -104,3 +104,14 @@ describe('splitFrontmatter on hostile or unusual input', () => {
     expect(r.frontmatter.raw + '# Body\n').toBe(text);
   });
 });
+
+describe('splitFrontmatter bounds the YAML parser', () => {
+  it('does not hand flow collections nested 20,000 deep to the recursive parser', () => {
+    const r = splitFrontmatter(`---\nname: x\ntags: ${'['.repeat(20000)}${']'.repeat(20000)}\n---\n`);
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]).toMatchObject({ kind: 'frontmatter-too-large', offset: '---\nname: x\ntags: '.length + 64 });
+    expect(r.frontmatter.data).toBeNull();
+    // 64 levels are parsed as usual.
+    expect(splitFrontmatter(`---\nname: x\ntags: ${'['.repeat(64)}${']'.repeat(64)}\n---\n`).frontmatter.data).toMatchObject({ name: 'x' });
+  });
+});
