@@ -1,7 +1,9 @@
 /**
  * `skillc build <library> -o <dist>`: load the library, run the registered passes, write dist/.
  * Exit codes: 0 the build completed (diagnostics are in the report), 1 --strict and errors exist,
- * 2 usage error, unreadable library or unusable output folder.
+ * 2 usage error, unreadable library, an output folder skillc refuses or cannot write, or an input
+ * changed during the build; 128+n when signal n (SIGINT, SIGTERM, SIGHUP) arrived while the dist
+ * was being written (it is then finished first, so the output is whole).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +14,9 @@ import { PASSES } from '../passes/registry.js';
 import { buildReport } from '../report/build-report.js';
 import { renderArtifacts } from '../emit/artifacts.js';
 import { renderLibrary } from '../emit/library.js';
-import { checkOutputDir, writeDist, OutputDirError } from '../emit/write-dist.js';
+import { recoverOutput, writeDist, OutputWriteError, InputChangedError } from '../emit/write-dist.js';
+import { checkOutputDir, OutputRefusedError } from '../emit/output-guard.js';
+import { escapeInline } from '../text/terminal.js';
 import { formatDiagnostics, summariseDiagnostics, type DiagnosticFormat } from '../report/format-diagnostics.js';
 import { createProgress } from './progress.js';
 import { sha256 } from '../util/hash.js';
@@ -49,13 +53,16 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   const err = (s: string) => io.stderr.write(s);
   const color = io.stderr.isTTY === true && !process.env.NO_COLOR;
   const c = color ? pc : pc.createColors(false);
+  const fail = (message: string): number => {
+    err(`skillc build: ${escapeInline(message)}\n`);
+    return 2;
+  };
+  // What an interrupted build left next to the output goes first (an old dist set aside comes back).
+  for (const line of recoverOutput(opts.out)) err(`skillc build: ${escapeInline(line)}\n`);
   try {
-    checkOutputDir(opts.out, opts.force === true);
+    checkOutputDir(opts.out, opts.force === true, { library });
   } catch (e) {
-    if (e instanceof OutputDirError) {
-      err(`skillc build: ${e.message}\n`);
-      return 2;
-    }
+    if (e instanceof OutputRefusedError) return fail(e.message);
     throw e;
   }
 
@@ -114,7 +121,26 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   const tRendered = performance.now();
   const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true, refactor: rendered.stats, llm: llm?.usage() ?? null });
   const artifacts = renderArtifacts(result.ir, report, result.diagnostics, rendered);
-  writeDist(opts.out, artifacts);
+  // The output may have changed since the first check (another process): check again, right before replacing it.
+  try {
+    checkOutputDir(opts.out, opts.force === true, { library });
+  } catch (e) {
+    if (e instanceof OutputRefusedError) return fail(e.message);
+    throw e;
+  }
+  const signals = deferSignals();
+  try {
+    writeDist(opts.out, artifacts);
+  } catch (e) {
+    await signals.release();
+    if (e instanceof OutputWriteError || e instanceof InputChangedError) return fail(`${e.message}; ${opts.out} was left as it was`);
+    throw e;
+  }
+  const interrupted = await signals.release();
+  if (interrupted) {
+    err(`skillc build: ${interrupted} received while writing ${escapeInline(opts.out)}; the dist was finished first and is complete\n`);
+    return 128 + (os.constants.signals[interrupted] ?? 0);
+  }
   const tWritten = performance.now();
 
   const shown = filterShown(result.diagnostics, opts);
@@ -139,10 +165,31 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
       const sum = (f: (x: (typeof m.passes)[number]) => number) => m.passes.reduce((a, x) => a + f(x), 0);
       err(`model ${m.model}: ${m.passes.map((x) => `${x.pass} ${x.requests}`).join(', ')} requests (${sum((x) => x.cacheHits)} cached, ${sum((x) => x.calls)} calls, ${sum((x) => x.promptTokens + x.completionTokens)} tokens); items ${sum((x) => x.items.accepted)} accepted, ${sum((x) => x.items.declined)} declined, ${sum((x) => x.items.rejected)} rejected, ${sum((x) => x.items.failed)} failed, ${sum((x) => x.items.skipped)} skipped\n`);
     }
-    err(`wrote ${opts.out}/ (${describeArtifacts(artifacts)}) in ${secs}s\n`);
+    err(`wrote ${escapeInline(opts.out)}/ (${describeArtifacts(artifacts)}) in ${secs}s\n`);
   }
   const n = countBySeverity(result.diagnostics);
   return opts.strict && n.error > 0 ? 1 : 0;
+}
+
+/**
+ * Holds SIGINT, SIGTERM and SIGHUP while the dist is replaced: the handlers make the default action
+ * (die at once) wait, and since the write is synchronous they run only after it. `release` lets a
+ * pending signal arrive, removes the handlers and returns the first signal seen, if any.
+ */
+function deferSignals(): { release(): Promise<NodeJS.Signals | null> } {
+  let seen: NodeJS.Signals | null = null;
+  const names: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const handler = (signal: NodeJS.Signals) => {
+    seen ??= signal;
+  };
+  for (const n of names) process.on(n, handler);
+  return {
+    async release() {
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const n of names) process.off(n, handler);
+      return seen;
+    },
+  };
 }
 
 /** "skills/ (12 files), bundles/ (4 files), report.json, …": top-level files by name, folders by count. */

@@ -65,8 +65,18 @@ function fileJson(f: SkillFileRef): unknown {
   return { path: f.path, relPath: f.relPath, kind: f.kind, bytes: f.bytes, sha256: f.sha256, ...(f.symlinkTarget !== undefined ? { symlinkTarget: f.symlinkTarget } : {}) };
 }
 
+/** The `format` of manifest.json: what marks a folder as written by skillc build (see output-guard.ts). */
+export const DIST_FORMAT = 'skillc-dist';
+export const MANIFEST_SCHEMA_VERSION = 2;
+
+/**
+ * Every name a build writes at the top of dist/. A folder holding anything else was not (only)
+ * written by skillc, so it is never replaced without --force.
+ */
+export const DIST_ENTRIES: ReadonlySet<string> = new Set(['skills', 'bundles', 'contracts', 'graph.json', 'refactored_library.json', 'parents.json', 'candidates.json', 'report.json', 'report.md', 'diagnostics.json', 'manifest.json']);
+
 export function manifestDocument(ir: BuildIR, options: Readonly<Record<string, string | number | boolean>>): unknown {
-  return { schemaVersion: 1, tool: { name: TOOL_NAME, version: TOOL_VERSION }, options, inputs: ir.source.inputs };
+  return { format: DIST_FORMAT, schemaVersion: MANIFEST_SCHEMA_VERSION, tool: { name: TOOL_NAME, version: TOOL_VERSION }, options, inputs: ir.source.inputs };
 }
 
 /** candidates.json: every cluster with its profile and decision (and why extraction failed). */

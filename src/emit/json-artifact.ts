@@ -5,10 +5,14 @@
 import { stableStringify } from '../util/stable-json.js';
 import { validateAgainst, type SchemaName } from '../schema/validate.js';
 
-/** One file of dist/: rendered content, a byte-for-byte copy of an input file, or a symbolic link recreated as it was. */
+/**
+ * One file of dist/: rendered content, a byte-for-byte copy of an input file, or a symbolic link
+ * recreated as it was. `mode` (permission bits) is the input file's, for files that stand for one;
+ * without it a file gets the default (0o666 less the umask).
+ */
 export type Artifact =
-  | { readonly path: string; readonly content: string | Uint8Array }
-  | { readonly path: string; readonly copyFrom: string; readonly sha256: string }
+  | { readonly path: string; readonly content: string | Uint8Array; readonly mode?: number }
+  | { readonly path: string; readonly copyFrom: string; readonly sha256: string; readonly mode?: number }
   | { readonly path: string; readonly symlink: string };
 
 /** `indent` 0 writes compact JSON (graph.json, whose postings would otherwise be mostly whitespace). */

@@ -88,7 +88,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
     if (rw) {
       const sites = sitesByParent.get(p.path) ?? [];
       const bundle = renderBundle(rw, sites, contracts, `${dir}/${rw.replacedFile}`);
-      artifacts.push({ path: `${dir}/SKILL.md`, content: withBom(p, rw.text) });
+      artifacts.push({ path: `${dir}/SKILL.md`, content: withBom(p, rw.text), ...(p.mode !== undefined ? { mode: p.mode } : {}) });
       artifacts.push({ path: `${dir}/${rw.replacedFile}`, content: renderReplaced(p, rw, sites) });
       artifacts.push({ path: bundlePath(p.path), content: bundle });
       const tokens = { parent: p.path, original: count(parentText(p)), skeleton: count(rw.text), bundle: count(bundle) };
@@ -105,14 +105,14 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
         tokens: { original: tokens.original, skeleton: tokens.skeleton, bundle: tokens.bundle },
       });
     } else {
-      artifacts.push({ path: `${dir}/SKILL.md`, copyFrom: path.join(libraryRoot, ...p.file.split('/')), sha256: p.sha256 });
+      artifacts.push({ path: `${dir}/SKILL.md`, copyFrom: path.join(libraryRoot, ...p.file.split('/')), sha256: p.sha256, ...(p.mode !== undefined ? { mode: p.mode } : {}) });
       // Nothing was rewritten: the skill itself is what an agent reads.
       hydration.set(p.path, { bundle: `${dir}/SKILL.md`, source: `${dir}/SKILL.md`, tokens: count(parentText(p)) });
     }
     for (const f of [...p.scripts, ...p.references, ...p.assets]) {
       const target = `${dir}/${f.relPath}`;
       if (f.symlinkTarget !== undefined) artifacts.push({ path: target, symlink: f.symlinkTarget });
-      else artifacts.push({ path: target, copyFrom: path.join(libraryRoot, ...f.path.split('/')), sha256: f.sha256 });
+      else artifacts.push({ path: target, copyFrom: path.join(libraryRoot, ...f.path.split('/')), sha256: f.sha256, ...(f.mode !== undefined ? { mode: f.mode } : {}) });
     }
   }
 

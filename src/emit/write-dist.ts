@@ -1,56 +1,218 @@
 /**
- * The only code that writes build output. Artifacts go to a fresh sibling folder first and replace
- * the output folder only when all of them are written, so a failed build never leaves half a dist.
- * An existing output folder is replaced only if skillc made it (it holds our manifest.json) or the
- * user said --force: `-o .` must never wipe a project.
+ * The only code that writes build output, and how it replaces an old dist without a moment where
+ * neither the old nor the new one is whole:
+ *
+ * 1. the new dist is written into a sibling `.<name>.skillc-new-<pid>-<random>` (folders made with
+ *    the umask; copied files keep the input's permission bits; large files are copied in chunks,
+ *    never held in memory, with their SHA-256 checked against the one taken when the library was
+ *    read, so a file changed during the build fails it instead of slipping in);
+ * 2. the old dist, if any, is renamed aside to `.<name>.skillc-old-<pid>-<random>`;
+ * 3. the new one is renamed into place; 4. the old one is removed.
+ *
+ * A rename is atomic, so at every instant the output path holds the old or the new dist, except
+ * between 2 and 3, when the old one is whole aside. A process killed outright (SIGKILL, power loss)
+ * leaves siblings that the next build on the same output cleans up (recoverOutput): a partial new
+ * one is removed, and an old one aside is put back if the output path is empty. The write is
+ * synchronous on purpose: SIGINT and SIGTERM handlers, installed by the caller around it, then
+ * run only after it, so an interrupt never lands mid-replace. A lock file next to the output keeps
+ * two builds from replacing the same folder at once.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Artifact } from './artifacts.js';
-import { sha256 } from '../util/hash.js';
+import { DIST_ENTRIES } from './artifacts.js';
+import { errnoText } from './output-guard.js';
 
-export class OutputDirError extends Error {}
+/** A problem writing the output (permissions, space, a concurrent build): one line, exit 2. */
+export class OutputWriteError extends Error {}
+/** An input file whose bytes changed between reading the library and writing the dist. */
+export class InputChangedError extends Error {}
 
-const MARKER = 'manifest.json';
+const CHUNK = 1024 * 1024;
+const ZEROS = Buffer.alloc(CHUNK);
 
-export function checkOutputDir(outDir: string, force: boolean): void {
+function sibling(abs: string, kind: 'new' | 'old' | 'lock'): string {
+  const base = `.${path.basename(abs)}.skillc-${kind}`;
+  return path.join(path.dirname(abs), kind === 'lock' ? base : `${base}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Cleans what an interrupted build left next to `outDir`; returns one line per action taken. Only
+ * siblings of a process that is no longer running are touched.
+ */
+export function recoverOutput(outDir: string): string[] {
   const abs = path.resolve(outDir);
-  if (!fs.existsSync(abs)) return;
-  const st = fs.statSync(abs);
-  if (!st.isDirectory()) throw new OutputDirError(`output ${outDir} exists and is not a directory`);
-  const entries = fs.readdirSync(abs);
-  if (entries.length === 0 || force) return;
-  if (!entries.includes(MARKER)) throw new OutputDirError(`output folder ${outDir} is not empty and was not written by skillc (no ${MARKER}); choose another folder or pass --force to replace it`);
+  const parent = path.dirname(abs);
+  const prefix = `.${path.basename(abs)}.skillc-`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(parent);
+  } catch {
+    return [];
+  }
+  const said: string[] = [];
+  const pattern = /^(new|old)-(\d+)-[0-9a-f]{8}$/;
+  for (const name of names.sort()) {
+    if (!name.startsWith(prefix)) continue;
+    const m = pattern.exec(name.slice(prefix.length));
+    if (!m || alive(Number(m[2]))) continue;
+    const p = path.join(parent, name);
+    try {
+      if (m[1] === 'old' && !fs.existsSync(abs)) {
+        fs.renameSync(p, abs);
+        said.push(`restored ${outDir} from ${name}, the previous dist an interrupted build had set aside`);
+      } else {
+        fs.rmSync(p, { recursive: true, force: true });
+        said.push(`removed ${name}, left by an interrupted build`);
+      }
+    } catch (err) {
+      said.push(`could not clean up ${name}: ${errnoText(err)}`);
+    }
+  }
+  return said;
 }
 
 export function writeDist(outDir: string, artifacts: readonly Artifact[]): void {
   const abs = path.resolve(outDir);
-  const parent = path.dirname(abs);
-  fs.mkdirSync(parent, { recursive: true });
-  const tmp = fs.mkdtempSync(path.join(parent, `.${path.basename(abs)}.skillc-`));
+  for (const a of artifacts) {
+    if (!DIST_ENTRIES.has(a.path.split('/')[0]!)) throw new Error(`internal: artifact ${a.path} is outside the entries a dist may hold (emit/artifacts.ts DIST_ENTRIES)`);
+  }
+  const io = <T>(what: string, p: string, f: () => T): T => {
+    try {
+      return f();
+    } catch (err) {
+      if (err instanceof InputChangedError || err instanceof OutputWriteError) throw err;
+      throw new OutputWriteError(`cannot ${what} ${p}: ${errnoText(err)}`);
+    }
+  };
+  io('create the folder', path.dirname(abs), () => fs.mkdirSync(path.dirname(abs), { recursive: true }));
+  const lock = sibling(abs, 'lock');
+  takeLock(lock, outDir);
+  const tmp = sibling(abs, 'new');
+  let aside: string | null = null;
   try {
-    const made = new Set<string>();
+    io('create the folder', tmp, () => fs.mkdirSync(tmp));
+    const made = new Set<string>([tmp]);
     for (const a of artifacts) {
       const target = path.join(tmp, ...a.path.split('/'));
       const dir = path.dirname(target);
       if (!made.has(dir)) {
-        fs.mkdirSync(dir, { recursive: true });
+        io('create the folder', dir, () => fs.mkdirSync(dir, { recursive: true }));
         made.add(dir);
       }
-      if ('content' in a) fs.writeFileSync(target, a.content);
-      else if ('symlink' in a) fs.symlinkSync(a.symlink, target);
-      else {
-        // Read once, checked against the hash taken when the library was read (a file that
-        // changed during the build must not slip into dist/ under the old manifest), then written.
-        const bytes = fs.readFileSync(a.copyFrom);
-        if (sha256(bytes) !== a.sha256) throw new Error(`${a.copyFrom} changed while the build was running; rebuild`);
-        fs.writeFileSync(target, bytes);
+      if ('content' in a) {
+        io('write', target, () => fs.writeFileSync(target, a.content, { flag: 'wx' }));
+        if (a.mode !== undefined) io('set the mode of', target, () => fs.chmodSync(target, a.mode! & 0o777));
+      } else if ('symlink' in a) {
+        io('create the link', target, () => fs.symlinkSync(a.symlink, target));
+      } else {
+        copyVerified(a.copyFrom, target, a.sha256, a.mode);
       }
     }
-    fs.rmSync(abs, { recursive: true, force: true });
-    fs.renameSync(tmp, abs);
+    if (fs.existsSync(abs)) {
+      const old = sibling(abs, 'old');
+      io('move aside the old output', abs, () => fs.renameSync(abs, old));
+      aside = old;
+    }
+    io('move the new output into place at', abs, () => fs.renameSync(tmp, abs));
   } catch (err) {
     fs.rmSync(tmp, { recursive: true, force: true });
+    // Put the old dist back if it was set aside and the new one never arrived.
+    if (aside && !fs.existsSync(abs)) {
+      try {
+        fs.renameSync(aside, abs);
+      } catch {
+        // Left aside; the next build's recoverOutput puts it back.
+      }
+    }
+    fs.rmSync(lock, { force: true });
     throw err;
+  }
+  if (aside) fs.rmSync(aside, { recursive: true, force: true });
+  fs.rmSync(lock, { force: true });
+}
+
+function takeLock(lock: string, outDir: string): void {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new OutputWriteError(`cannot create ${lock}: ${errnoText(err)}`);
+      const pid = Number.parseInt(readSmall(lock), 10);
+      if (Number.isInteger(pid) && pid > 0 && alive(pid)) throw new OutputWriteError(`another skillc build (process ${pid}) is writing ${outDir}; wait for it, or remove ${lock} if that process is not skillc`);
+      fs.rmSync(lock, { force: true });
+    }
+  }
+  throw new OutputWriteError(`cannot take the lock ${lock}`);
+}
+
+function readSmall(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8').slice(0, 32);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Copies `from` to a new file `to` in fixed-size chunks, hashing as it reads; fails with
+ * InputChangedError when the bytes are not the ones the build read. All-zero chunks are skipped
+ * (the file is then extended to its size), so a sparse input stays sparse in the dist.
+ */
+function copyVerified(from: string, to: string, sha256: string, mode: number | undefined): void {
+  let input: number;
+  try {
+    input = fs.openSync(from, 'r');
+  } catch (err) {
+    throw new InputChangedError(`${from} changed while the build was running (${errnoText(err)}); build again`);
+  }
+  let output: number | undefined;
+  try {
+    if (!fs.fstatSync(input).isFile()) throw new InputChangedError(`${from} changed while the build was running (it is no longer a regular file); build again`);
+    try {
+      output = fs.openSync(to, 'wx');
+    } catch (err) {
+      throw new OutputWriteError(`cannot write ${to}: ${errnoText(err)}`);
+    }
+    const hash = crypto.createHash('sha256');
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    let position = 0;
+    for (;;) {
+      const n = fs.readSync(input, buffer, 0, CHUNK, null);
+      if (n === 0) break;
+      const chunk = buffer.subarray(0, n);
+      hash.update(chunk);
+      if (!chunk.equals(ZEROS.subarray(0, n))) {
+        try {
+          fs.writeSync(output, chunk, 0, n, position);
+        } catch (err) {
+          throw new OutputWriteError(`cannot write ${to}: ${errnoText(err)}`);
+        }
+      }
+      position += n;
+    }
+    if (hash.digest('hex') !== sha256) throw new InputChangedError(`${from} changed while the build was running; build again`);
+    try {
+      fs.ftruncateSync(output, position);
+      // The input's permission bits exactly (an executable script stays executable), never setuid/setgid/sticky.
+      if (mode !== undefined) fs.fchmodSync(output, mode & 0o777);
+    } catch (err) {
+      throw new OutputWriteError(`cannot write ${to}: ${errnoText(err)}`);
+    }
+  } finally {
+    fs.closeSync(input);
+    if (output !== undefined) fs.closeSync(output);
   }
 }

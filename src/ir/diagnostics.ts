@@ -60,6 +60,7 @@ export const DIAGNOSTIC_CODES = {
   'model-request-skipped': { code: 'SKC704', severity: 'info', description: 'An item is too large to send in one model request; it keeps its deterministic result.' },
   'replaced-file-name-taken': { code: 'SKC600', severity: 'warning', description: 'The skill already has a file named SKILL.replaced.md, so the replaced sections were written under another name.' },
   'parse-bounded': { code: 'SKC122', severity: 'warning', description: 'The markdown is too large, too deeply nested or too costly for the full parser (whose work grows faster than the file on such input); it was split into units by a line-level scan instead (headings, fences, links and list items with exact offsets), is copied through unchanged and takes no part in contract mining.' },
+  'large-file-not-scanned': { code: 'SKC123', severity: 'warning', description: 'A script or reference is larger than skillc reads as text (8 MiB); it is hashed and copied to the dist in chunks, but its text was not scanned for risky calls.' },
   'nested-skill': { code: 'SKC121', severity: 'info', description: 'A skill folder lies inside another skill; its files belong to the inner skill only.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;
 

@@ -21,6 +21,8 @@ export interface SkillFileRef {
   readonly text?: string;
   /** For a symbolic link: where it points (never followed). */
   readonly symlinkTarget?: string;
+  /** Permission bits of the input file (st.mode & 0o777), kept on its copy in dist/skills. */
+  readonly mode?: number;
 }
 
 /** One skill as read from disk, before parsing. Produced by the loader (the only reader). */
@@ -30,6 +32,8 @@ export interface SourceSkill {
   /** Library-relative path of its SKILL.md. */
   readonly file: string;
   readonly content: Uint8Array;
+  /** Permission bits of the SKILL.md (st.mode & 0o777). */
+  readonly mode?: number;
   readonly files: readonly SkillFileRef[];
 }
 
@@ -140,6 +144,8 @@ export interface Parent {
   readonly file: string;
   readonly bytes: number;
   readonly sha256: string;
+  /** Permission bits of the SKILL.md, kept on its copy or rewrite in dist/skills. */
+  readonly mode?: number;
   readonly encoding: Encoding;
   /** Number of lines of the decoded text. */
   readonly lines: number;

@@ -7,6 +7,12 @@
  * an unreadable folder, a SKILL.md that is a directory, a misnamed skill.md. Every folder holding a
  * regular SKILL.md is a skill; a skill's files are those below it that are not inside a nested
  * skill. The result is plain data (SourceLibrary) that the passes work on.
+ *
+ * Files over STREAM_BYTES are hashed in chunks and never held in memory (a 2 GiB asset could not be
+ * read whole at all); only their first bytes are looked at to class them, and a script or reference
+ * that large is copied to the dist without its text being scanned (SKC123 says so). Permission
+ * bits are recorded so the dist keeps them. Leftovers of an interrupted build next to an output
+ * folder inside the library (`.<name>.skillc-new-…`) are never read as part of the library.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,9 +23,16 @@ import { sha256 } from '../util/hash.js';
 import { joinRel } from '../util/paths.js';
 import { classifyFile } from './classify.js';
 import { looksLikeText } from '../text/decode.js';
+import { createHash } from 'node:crypto';
 
 const STAGE = 'load';
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.skillc-cache']);
+/** The temporary and set-aside folders of write-dist.ts's replace. */
+const SKILLC_TEMP = /^\..+\.skillc-(new|old)-\d+-[0-9a-f]{8}$/;
+/** Files larger than this are hashed in chunks and not kept in memory (so not scanned as text). */
+export const STREAM_BYTES = 8 * 1024 * 1024;
+/** How much of a large file is looked at to tell text from binary. */
+const SNIFF_BYTES = 64 * 1024;
 
 export interface LoadOptions {
   /** Absolute paths (resolved) not to descend into, e.g. the output folder when it is inside the library. */
@@ -98,10 +111,12 @@ export function loadLibrary(root: string, options: LoadOptions = {}): SourceLibr
       skipped.push({ path: dir, code: d.code, reason: d.message });
     };
     let content: Uint8Array | null = null;
+    let mode = 0;
     try {
-      const size = fs.statSync(abs).size;
-      if (size > maxBytes) {
-        skip(makeDiagnostic(STAGE, 'skill-file-too-large', { file, message: `SKILL.md is ${size} bytes, over --max-skill-bytes ${maxBytes}; skill skipped` }));
+      const st = fs.statSync(abs);
+      mode = st.mode & 0o777;
+      if (st.size > maxBytes) {
+        skip(makeDiagnostic(STAGE, 'skill-file-too-large', { file, message: `SKILL.md is ${st.size} bytes, over --max-skill-bytes ${maxBytes}; skill skipped` }));
       } else {
         content = fs.readFileSync(abs);
       }
@@ -111,7 +126,7 @@ export function loadLibrary(root: string, options: LoadOptions = {}): SourceLibr
     if (content) {
       inputs.push({ path: file, bytes: content.length, sha256: sha256(content) });
       const files = readSkillFiles(dir, filesBySkill.get(dir)!, diagnostics, inputs);
-      skills.push({ path: dir, file, content, files });
+      skills.push({ path: dir, file, content, mode, files });
     }
     options.onProgress?.(++done, skillDirs.length);
   }
@@ -137,7 +152,7 @@ function walk(abs: string, rel: string, out: Entry[], diags: Diagnostic[], exclu
     if (d.isSymbolicLink()) {
       out.push({ rel: childRel, abs: childAbs, kind: 'symlink' });
     } else if (d.isDirectory()) {
-      if (SKIP_DIRS.has(d.name) || exclude.has(childAbs)) continue;
+      if (SKIP_DIRS.has(d.name) || exclude.has(childAbs) || SKILLC_TEMP.test(d.name)) continue;
       out.push({ rel: childRel, abs: childAbs, kind: 'dir' });
       walk(childAbs, childRel, out, diags, exclude, false);
     } else if (d.isFile()) {
@@ -160,21 +175,76 @@ function readSkillFiles(skillDir: string, entries: Entry[], diags: Diagnostic[],
       continue;
     }
     if (e.kind !== 'file') continue;
-    let bytes: Buffer;
+    let read: ReadFile;
     try {
-      bytes = fs.readFileSync(e.abs);
+      read = readFileForLibrary(e.abs);
     } catch (err) {
       diags.push(makeDiagnostic(STAGE, 'entry-unreadable', { file: e.rel, message: `cannot read file: ${errText(err)}; left out` }));
       continue;
     }
-    const hash = sha256(bytes);
-    inputs.push({ path: e.rel, bytes: bytes.length, sha256: hash });
-    const isText = looksLikeText(bytes);
-    const text = isText ? new TextDecoder().decode(bytes) : undefined;
-    const kind = classifyFile(relPath, isText, text?.slice(0, 2) ?? '');
-    refs.push({ path: e.rel, relPath, kind, bytes: bytes.length, sha256: hash, ...(kind !== 'asset' && text !== undefined ? { text } : {}) });
+    inputs.push({ path: e.rel, bytes: read.bytes, sha256: read.sha256 });
+    const kind = classifyFile(relPath, read.isText, read.head);
+    if (read.text === undefined && kind !== 'asset') {
+      diags.push(makeDiagnostic(STAGE, 'large-file-not-scanned', { file: e.rel, message: `${kind} of ${(read.bytes / 1048576).toFixed(1)} MiB: copied to the dist, but too large to be read as text, so it was not scanned for risky calls` }));
+    }
+    refs.push({ path: e.rel, relPath, kind, bytes: read.bytes, sha256: read.sha256, mode: read.mode, ...(kind !== 'asset' && read.text !== undefined ? { text: read.text } : {}) });
   }
   return refs;
+}
+
+interface ReadFile {
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly mode: number;
+  readonly isText: boolean;
+  /** The first characters (for a shebang). */
+  readonly head: string;
+  /** The whole text, for text files up to STREAM_BYTES. */
+  readonly text?: string;
+}
+
+/** A file's size, hash, permission bits and (when small) text; large files are streamed. */
+function readFileForLibrary(abs: string): ReadFile {
+  const fd = fs.openSync(abs, 'r');
+  try {
+    const st = fs.fstatSync(fd);
+    const mode = st.mode & 0o777;
+    if (st.size <= STREAM_BYTES) {
+      const bytes = fs.readFileSync(fd);
+      const isText = looksLikeText(bytes);
+      const text = isText ? new TextDecoder().decode(bytes) : undefined;
+      return { bytes: bytes.length, sha256: sha256(bytes), mode, isText, head: text?.slice(0, 2) ?? '', ...(text !== undefined ? { text } : {}) };
+    }
+    const hash = createHash('sha256');
+    const buffer = Buffer.allocUnsafe(1024 * 1024);
+    let total = 0;
+    let head: Buffer | null = null;
+    for (;;) {
+      const n = fs.readSync(fd, buffer, 0, buffer.length, null);
+      if (n === 0) break;
+      if (head === null) head = Buffer.from(buffer.subarray(0, Math.min(n, SNIFF_BYTES)));
+      hash.update(buffer.subarray(0, n));
+      total += n;
+    }
+    const sniff = head ?? Buffer.alloc(0);
+    // A multi-byte character cut at the end of the sniffed bytes is not an invalid one.
+    const isText = looksLikeText(trimPartialUtf8(sniff));
+    return { bytes: total, sha256: hash.digest('hex'), mode, isText, head: isText ? new TextDecoder().decode(sniff.subarray(0, 8)).slice(0, 2) : '' };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The bytes without a trailing incomplete UTF-8 sequence. */
+function trimPartialUtf8(b: Uint8Array): Uint8Array {
+  let i = b.length;
+  let k = 0;
+  while (i > 0 && k < 4 && (b[i - 1]! & 0xc0) === 0x80) {
+    i--;
+    k++;
+  }
+  if (i > 0 && b[i - 1]! >= 0xc0) return b.subarray(0, i - 1);
+  return b;
 }
 
 function enclosingSkill(dir: string, skills: Set<string>): string | null {

@@ -131,6 +131,7 @@ export function parseSkillDetailed(skill: SourceSkill, diags: Diagnostic[], opti
     file,
     bytes: skill.content.length,
     sha256: sha256(skill.content),
+    ...(skill.mode !== undefined ? { mode: skill.mode } : {}),
     encoding: decoded.encoding,
     lines: lines.lineCount,
     frontmatter,

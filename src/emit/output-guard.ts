@@ -1,0 +1,161 @@
+/**
+ * What `skillc build -o DIR` may replace. A build deletes its output folder's old contents, so the
+ * folder is checked first, on real paths (symbolic links and `..` resolved), in two tiers:
+ *
+ * - a floor that no flag lowers: never `/`, the home folder or anything above it, the working
+ *   folder or anything above it, the library or anything above it, a folder holding `.git`, or an
+ *   output path that is itself a symbolic link;
+ * - above the floor, an existing non-empty folder is replaced only if skillc wrote it: its
+ *   manifest.json is a regular file that validates against schemas/manifest.schema.json (whose
+ *   `format` is "skillc-dist"), and every entry at its top is one a build writes. --force lifts
+ *   this tier only.
+ *
+ * Every refusal is an OutputRefusedError with a one-line reason; the build exits 2 and touches
+ * nothing.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DIST_ENTRIES, DIST_FORMAT } from './artifacts.js';
+import { validateAgainst } from '../schema/validate.js';
+
+export class OutputRefusedError extends Error {}
+
+/** A manifest larger than this is not a skillc manifest we would trust (one line per input file). */
+const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
+
+export interface GuardContext {
+  /** The library being built (as given). */
+  readonly library: string;
+  /** Defaults: process.cwd() and os.homedir() ($HOME). */
+  readonly cwd?: string;
+  readonly home?: string;
+}
+
+/**
+ * The real path `p` has or would have: the deepest existing ancestor resolved with realpath, the
+ * rest appended. So `-o link/../x` and `-o ./symlink-to-home` are judged by where they lead.
+ */
+export function realPathOf(p: string): string {
+  const abs = path.resolve(p);
+  const rest: string[] = [];
+  let head = abs;
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync.native(head), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(head);
+      if (parent === head) return abs;
+      rest.push(path.basename(head));
+      head = parent;
+    }
+  }
+}
+
+function isSameOrAncestor(candidate: string, of: string): boolean {
+  const rel = path.relative(candidate, of);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * The floor, as a pure function of real paths: why `out` may never be replaced, or null.
+ * `out` is refused when it is the root, or the same as or an ancestor of home, the working folder
+ * or the library.
+ */
+export function floorViolation(out: string, places: { readonly library: string; readonly cwd: string; readonly home: string }): string | null {
+  if (path.dirname(out) === out) return 'it is the root of the file system';
+  if (isSameOrAncestor(out, places.home)) return out === places.home ? 'it is your home folder' : `it holds your home folder (${places.home})`;
+  if (isSameOrAncestor(out, places.cwd)) return out === places.cwd ? 'it is the working folder' : `it holds the working folder (${places.cwd})`;
+  if (isSameOrAncestor(out, places.library)) return out === places.library ? 'it is the library being built' : `it holds the library being built (${places.library})`;
+  return null;
+}
+
+/** Throws OutputRefusedError when `outDir` must not be replaced; returns when it may be. */
+export function checkOutputDir(outDir: string, force: boolean, context: GuardContext): void {
+  const abs = path.resolve(outDir);
+  let link: fs.Stats | null = null;
+  try {
+    link = fs.lstatSync(abs);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new OutputRefusedError(`cannot inspect output ${outDir}: ${errnoText(err)}`);
+  }
+  if (link?.isSymbolicLink()) throw new OutputRefusedError(`output ${outDir} is a symbolic link; skillc does not replace links (give the folder it points to, or another path)`);
+
+  const real = realPathOf(abs);
+  const why = floorViolation(real, {
+    library: realPathOf(context.library),
+    cwd: realPathOf(context.cwd ?? process.cwd()),
+    home: realPathOf(context.home ?? os.homedir()),
+  });
+  if (why) throw new OutputRefusedError(`refusing to write the build into ${outDir}: ${why}, and a build replaces its output folder (--force does not change this); choose a new folder such as ${suggestion(outDir)}`);
+
+  if (!link) return;
+  if (!link.isDirectory()) throw new OutputRefusedError(`output ${outDir} exists and is not a folder`);
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(abs);
+  } catch (err) {
+    throw new OutputRefusedError(`cannot read output folder ${outDir}: ${errnoText(err)}`);
+  }
+  if (entries.includes('.git')) throw new OutputRefusedError(`refusing to replace ${outDir}: it holds .git (a repository), and a build replaces its output folder (--force does not change this)`);
+  if (entries.length === 0 || force) return;
+  const notOurs = distProblem(abs, entries);
+  if (notOurs) throw new OutputRefusedError(`output folder ${outDir} is not empty and was not written by skillc build (${notOurs}); choose another folder, or pass --force to replace it`);
+}
+
+/** Why a folder is not a dist that skillc wrote, or null when it is. */
+export function distProblem(dir: string, entries: readonly string[]): string | null {
+  const manifestFile = path.join(dir, 'manifest.json');
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(manifestFile);
+  } catch {
+    return 'it has no manifest.json';
+  }
+  if (!st.isFile()) return 'its manifest.json is not a regular file';
+  if (st.size > MAX_MANIFEST_BYTES) return 'its manifest.json is too large to be ours';
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+  } catch {
+    return 'its manifest.json is not JSON';
+  }
+  const m = manifest as { format?: unknown; tool?: { name?: unknown } } | null;
+  if (m?.format !== DIST_FORMAT) {
+    return m?.tool?.name === 'skillc' ? 'its manifest.json comes from an earlier skillc without the dist marker; remove the folder or pass --force' : `its manifest.json has no "format": "${DIST_FORMAT}"`;
+  }
+  const check = validateAgainst('manifest', manifest);
+  if (!check.valid) return `its manifest.json does not match schemas/manifest.schema.json (${check.errors[0]})`;
+  const foreign = entries.filter((e) => !DIST_ENTRIES.has(e)).sort();
+  if (foreign.length > 0) return `it also holds ${foreign.slice(0, 3).map((e) => JSON.stringify(e)).join(', ')}${foreign.length > 3 ? ` and ${foreign.length - 3} more` : ''}, which a build does not write`;
+  return null;
+}
+
+function suggestion(outDir: string): string {
+  const base = path.basename(path.resolve(outDir));
+  return base && base !== '.' && base !== '..' ? `./${base}-dist` : './dist';
+}
+
+export function errnoText(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (!e || !e.code) return String(err);
+  const meaning: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'disk quota exceeded',
+    ENOTDIR: 'a part of the path is not a folder',
+    EISDIR: 'it is a folder',
+    ENOENT: 'no such file or folder',
+    EEXIST: 'it already exists',
+    EBUSY: 'it is busy',
+    EMFILE: 'too many open files',
+    EIO: 'input/output error',
+    ELOOP: 'too many symbolic links',
+    ENAMETOOLONG: 'the name is too long',
+    EXDEV: 'it is on another file system',
+    ENOTEMPTY: 'the folder is not empty',
+  };
+  return meaning[e.code] ? `${e.code} (${meaning[e.code]})` : e.code;
+}
