@@ -70,10 +70,7 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   try {
     policy = loadPolicy(opts.policy);
   } catch (e) {
-    if (e instanceof PolicyError) {
-      err(`skillc build: ${e.message}\n`);
-      return 2;
-    }
+    if (e instanceof PolicyError) return fail(e.message);
     throw e;
   }
 
@@ -81,10 +78,7 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   try {
     llm = modelServiceFrom(opts.llm ?? { llm: 'none' });
   } catch (e) {
-    if (e instanceof LlmSetupError) {
-      err(`skillc build: ${e.message}\n`);
-      return 2;
-    }
+    if (e instanceof LlmSetupError) return fail(e.message);
     throw e;
   }
 
@@ -98,10 +92,7 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     });
   } catch (e) {
     progress.done();
-    if (e instanceof LibraryUnreadableError) {
-      err(`skillc build: ${e.message}\n`);
-      return 2;
-    }
+    if (e instanceof LibraryUnreadableError) return fail(e.message);
     throw e;
   }
   progress.done();

@@ -10,9 +10,12 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import type { LintConfigFile } from '../lint/config.js';
 import type { LintSettings } from '../lint/run.js';
-import type { LintFileResult } from '../lint/types.js';
+import type { LintFileResult, LintMessage } from '../lint/types.js';
+import type { LoadProblem } from '../lint/targets.js';
+import { displayPath } from '../lint/subject.js';
 import { formatStylish } from '../lint/format/stylish.js';
 import { createProgress } from './progress.js';
+import { escapeInline } from '../text/terminal.js';
 import { TOOL_VERSION } from '../version.js';
 
 /** Runs with fewer skills than this take the start-up shortcuts below (and run in this thread). */
@@ -46,7 +49,7 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
   const { ConfigError, findConfigFile, readConfigFile, resolveConfig } = await import('../lint/config.js');
   const { resolveTargets } = await import('../lint/targets.js');
   const fail = (message: string) => {
-    io.stderr.write(`skillc lint: ${message}\n`);
+    io.stderr.write(`skillc lint: ${escapeInline(message)}\n`);
     return 2;
   };
 
@@ -70,10 +73,10 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
     }
   }
 
-  const { targets, errors, skipped } = resolveTargets(paths.length ? paths : ['.'], cwd);
-  for (const s of skipped) io.stderr.write(`skillc lint: skipped ${s} (not inside a skill folder)\n`);
+  const { targets, problems, errors, skipped } = resolveTargets(paths.length ? paths : ['.'], cwd);
+  for (const s of skipped) io.stderr.write(`skillc lint: skipped ${escapeInline(s)} (not inside a skill folder)\n`);
   if (errors.length) {
-    for (const e of errors) io.stderr.write(`skillc lint: ${e}\n`);
+    for (const e of errors) io.stderr.write(`skillc lint: ${escapeInline(e)}\n`);
     return 2;
   }
 
@@ -95,16 +98,23 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
   };
   const progress = createProgress(io.stderr, opts.progress !== false && targets.length > 20);
   const jobs = opts.jobs ?? Math.max(1, Math.min(8, os.availableParallelism()));
-  const outcomes = await lintItems(targets.map((t) => ({ dir: t.dir, skill: t.skill, settings })), { jobs, onProgress: (d, t) => progress.update('lint', d, t) });
+  const items = targets.map((t) => ({
+    dir: t.dir,
+    skill: t.skill,
+    settings,
+    loadProblems: t.loadProblems.map((p) => ({ relPath: path.relative(t.dir, p.file).split(path.sep).join('/'), ruleId: p.ruleId, severity: p.severity, message: p.message })),
+  }));
+  const outcomes = await lintItems(items, { jobs, onProgress: (d, t) => progress.update('lint', d, t) });
   progress.done();
 
   // Only this command writes: the fixed SKILL.md of each skill --fix changed.
   for (let i = 0; i < outcomes.length; i++) {
     const fixed = outcomes[i]!.fixed;
-    if (fixed) fs.writeFileSync(path.join(targets[i]!.dir, 'SKILL.md'), fixed);
+    if (fixed) fs.writeFileSync(path.join(targets[i]!.dir, path.basename(targets[i]!.skill.file)), fixed);
   }
 
-  const results: LintFileResult[] = outcomes.flatMap((o) => o.files);
+  // Skills and files that could not be read come after the skills that were linted.
+  const results: LintFileResult[] = [...outcomes.flatMap((o) => o.files), ...problemResults(problems, cwd)];
   const shown = opts.quiet ? results.map(onlyErrors) : results;
   let text: string;
   if (opts.format === 'json') {
@@ -137,6 +147,23 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
     return 1;
   }
   return 0;
+}
+
+/** One result per file that the loader could not read, its messages at line 1. */
+function problemResults(problems: readonly LoadProblem[], cwd: string): LintFileResult[] {
+  const byFile = new Map<string, LintMessage[]>();
+  for (const p of problems) {
+    const file = displayPath(p.file, cwd);
+    byFile.set(file, [...(byFile.get(file) ?? []), { ruleId: p.ruleId, severity: p.severity, message: p.message, line: 1, column: 1 }]);
+  }
+  return [...byFile].map(([filePath, messages]) => ({
+    filePath,
+    messages,
+    errorCount: messages.filter((m) => m.severity === 'error').length,
+    warningCount: messages.filter((m) => m.severity === 'warning').length,
+    fixableErrorCount: 0,
+    fixableWarningCount: 0,
+  }));
 }
 
 function onlyErrors(r: LintFileResult): LintFileResult {

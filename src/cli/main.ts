@@ -247,13 +247,15 @@ Examples:
     .option('--no-progress', 'do not draw progress on the terminal')
     .addHelpText('after', `
 Rules (id, default level; --strict raises the two marked *): see README "skillc lint".
-  frontmatter-present error     frontmatter-yaml error         frontmatter-strict warn*
-  name-format error             name-matches-folder error      description-format error
-  compatibility-format error    metadata-string-map warn       allowed-tools-format error
-  allowed-tools-string warn     unknown-fields warn*           body-length warn
-  fence-balanced error          link-resolves error            link-depth warn
-  undeclared-risk warn          redescribes-contract warn      contradicts-template warn
-  (the last two run only with --dist)
+  skill-file-name error         frontmatter-present error      frontmatter-yaml error
+  frontmatter-strict warn*      name-format error              name-matches-folder error
+  description-format error      compatibility-format error     metadata-string-map warn
+  allowed-tools-format error    allowed-tools-string warn      unknown-fields warn*
+  body-length warn              fence-balanced error           parse-budget warn
+  link-resolves error           link-depth warn                undeclared-risk warn
+  redescribes-contract warn     contradicts-template warn      (the last two run only with --dist)
+Always on: lint/skill-not-read (a skill file too large, unreadable or a symbolic link: error),
+lint/file-not-read (an unreadable file or folder: error; a script too large or linked: warning).
 
 Configuration (.skillc-lint.json, schema: schemas/lint-config.schema.json):
   {"strict": false, "rules": {"unknown-fields": "error", "body-length": ["warn", {"maxLines": 400}]}}

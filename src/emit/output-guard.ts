@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DIST_ENTRIES, DIST_FORMAT } from './artifacts.js';
 import { validateAgainst } from '../schema/validate.js';
+import { errnoText } from '../util/errno.js';
 
 export class OutputRefusedError extends Error {}
 
@@ -134,28 +135,4 @@ export function distProblem(dir: string, entries: readonly string[]): string | n
 function suggestion(outDir: string): string {
   const base = path.basename(path.resolve(outDir));
   return base && base !== '.' && base !== '..' ? `./${base}-dist` : './dist';
-}
-
-export function errnoText(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  if (!e || !e.code) return String(err);
-  const meaning: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    EROFS: 'read-only file system',
-    ENOSPC: 'no space left on the device',
-    EDQUOT: 'disk quota exceeded',
-    ENOTDIR: 'a part of the path is not a folder',
-    EISDIR: 'it is a folder',
-    ENOENT: 'no such file or folder',
-    EEXIST: 'it already exists',
-    EBUSY: 'it is busy',
-    EMFILE: 'too many open files',
-    EIO: 'input/output error',
-    ELOOP: 'too many symbolic links',
-    ENAMETOOLONG: 'the name is too long',
-    EXDEV: 'it is on another file system',
-    ENOTEMPTY: 'the folder is not empty',
-  };
-  return meaning[e.code] ? `${e.code} (${meaning[e.code]})` : e.code;
 }

@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Artifact } from './artifacts.js';
 import { DIST_ENTRIES } from './artifacts.js';
-import { errnoText } from './output-guard.js';
+import { errnoText } from '../util/errno.js';
 
 /** A problem writing the output (permissions, space, a concurrent build): one line, exit 2. */
 export class OutputWriteError extends Error {}
@@ -65,6 +65,15 @@ export function recoverOutput(outDir: string): string[] {
   const pattern = /^(new|old)-(\d+)-[0-9a-f]{8}$/;
   for (const name of names.sort()) {
     if (!name.startsWith(prefix)) continue;
+    if (name === `${prefix}lock`) {
+      const lock = path.join(parent, name);
+      const pid = Number.parseInt(readSmall(lock), 10);
+      if (!(Number.isInteger(pid) && pid > 0 && alive(pid))) {
+        fs.rmSync(lock, { force: true });
+        said.push(`removed ${name}, the lock of an interrupted build`);
+      }
+      continue;
+    }
     const m = pattern.exec(name.slice(prefix.length));
     if (!m || alive(Number(m[2]))) continue;
     const p = path.join(parent, name);

@@ -12,15 +12,11 @@ import { displayFile, makeSubject } from './subject.js';
 import type { LintFileResult, LintMessage, LintSubject, RuleReport, TextEdit } from './types.js';
 import { LINT_RULES } from './rules/registry.js';
 
-const MAX_FIX_PASSES = 10;
+import { ENGINE_RULES } from './engine-rules.js';
 
-/** Messages that come from the engine itself rather than a rule. */
-export const ENGINE_RULES = {
-  unusedDisable: 'lint/unused-disable',
-  unknownRule: 'lint/unknown-rule',
-  ruleCrashed: 'lint/rule-crashed',
-  internalError: 'lint/internal-error',
-} as const;
+export { ENGINE_RULES };
+
+const MAX_FIX_PASSES = 10;
 
 export interface LintSkillOptions {
   readonly config: ResolvedConfig;
@@ -28,6 +24,8 @@ export interface LintSkillOptions {
   readonly cwd: string;
   readonly fix?: boolean;
   readonly reportUnusedDisableDirectives?: boolean;
+  /** Files of this skill the loader could not read or scan (skill-relative paths). */
+  readonly loadProblems?: readonly { readonly relPath: string; readonly ruleId: string; readonly severity: 'error' | 'warning'; readonly message: string }[];
 }
 
 export interface SkillLintResult {
@@ -64,7 +62,14 @@ export async function lintSkill(skill: SourceSkill, dir: string, options: LintSk
       collected = await runRules(subject, options);
     }
   }
-  const skillFile = displayFile(subject.displayDir, 'SKILL.md');
+  const skillFile = displayFile(subject.displayDir, subject.fileName);
+  // What the loader could not read in this skill: engine messages at line 1 of the file.
+  for (const p of options.loadProblems ?? []) {
+    const message: LintMessage = { ruleId: p.ruleId, severity: p.severity, message: p.message, line: 1, column: 1 };
+    if (p.relPath === subject.fileName) collected.skillMd.push({ message });
+    else collected.others.set(p.relPath, [...(collected.others.get(p.relPath) ?? []), message].sort(compareMessages));
+  }
+  collected.skillMd.sort((a, b) => compareMessages(a.message, b.message));
   const files: LintFileResult[] = [fileResult(skillFile, collected.skillMd.map((m) => m.message), changed ? subject.text : undefined)];
   const sources: [string, string][] = [[skillFile, subject.text]];
   for (const [rel, messages] of [...collected.others.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

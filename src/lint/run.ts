@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { SourceSkill } from '../ir/types.js';
 import { resolveConfig, type LintConfigFile } from './config.js';
-import { ENGINE_RULES, lintSkill, type SkillLintResult } from './engine.js';
+import { ENGINE_RULES, lintSkill, type LintSkillOptions, type SkillLintResult } from './engine.js';
 import { displayFile, displayPath } from './subject.js';
 import { createServices, type LintServices } from './services.js';
 import { mapInWorkers } from '../util/worker-pool.js';
@@ -27,6 +27,8 @@ export interface LintItem {
   readonly dir: string;
   readonly skill: SourceSkill;
   readonly settings: LintSettings;
+  /** Files of the skill the loader could not read or scan, by skill-relative path. */
+  readonly loadProblems?: LintSkillOptions['loadProblems'];
 }
 
 /** Below this many skills, starting workers costs more than it saves. */
@@ -42,10 +44,10 @@ export async function lintItem(item: LintItem): Promise<SkillLintResult> {
   const s = item.settings;
   const config = resolveConfig(s.config, { ...(s.strict !== undefined ? { strict: s.strict } : {}), source: s.configSource });
   try {
-    return await lintSkill(item.skill, item.dir, { config, services: cached.services, cwd: s.cwd, fix: s.fix, reportUnusedDisableDirectives: s.reportUnusedDisableDirectives });
+    return await lintSkill(item.skill, item.dir, { config, services: cached.services, cwd: s.cwd, fix: s.fix, reportUnusedDisableDirectives: s.reportUnusedDisableDirectives, ...(item.loadProblems ? { loadProblems: item.loadProblems } : {}) });
   } catch (err) {
     // A failure outside any rule (reading, parsing): report it on the skill and go on with the rest.
-    const filePath = displayFile(displayPath(item.dir, s.cwd), 'SKILL.md');
+    const filePath = displayFile(displayPath(item.dir, s.cwd), item.skill.file.slice(item.skill.file.lastIndexOf('/') + 1));
     const message = { ruleId: ENGINE_RULES.internalError, severity: 'error' as const, message: `skillc lint failed on this skill: ${err instanceof Error ? err.message : String(err)}`, line: 1, column: 1 };
     return { files: [{ filePath, messages: [message], errorCount: 1, warningCount: 0, fixableErrorCount: 0, fixableWarningCount: 0 }], crashed: true, sources: [] };
   }

@@ -44,11 +44,13 @@ export function makeSubject(skill: SourceSkill, dir: string, cwd: string): LintS
     entries.add(rel);
     for (let i = rel.indexOf('/'); i > 0; i = rel.indexOf('/', i + 1)) entries.add(rel.slice(0, i));
   }
-  entries.add('SKILL.md');
+  const fileName = skill.file.slice(skill.file.lastIndexOf('/') + 1);
+  entries.add(fileName);
   return {
     dir,
     displayDir: displayPath(dir, cwd),
     folderName: path.basename(dir),
+    fileName,
     text,
     hasByteOrderMark: parent.encoding === 'utf-8-bom',
     lossy: parent.encoding === 'utf-8-invalid',

@@ -82,6 +82,8 @@ export interface LintSubject {
   readonly displayDir: string;
   /** The folder's own name (what `name` must equal). */
   readonly folderName: string;
+  /** Name of the skill file: SKILL.md, or a misnamed `skill.md` read in its place. */
+  readonly fileName: string;
   /** SKILL.md's decoded text (without a byte order mark). */
   readonly text: string;
   readonly hasByteOrderMark: boolean;

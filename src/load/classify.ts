@@ -5,7 +5,7 @@
  */
 import type { FileKind } from '../ir/types.js';
 
-const CODE_EXTENSIONS = new Set([
+export const CODE_EXTENSIONS: ReadonlySet<string> = new Set([
   'py', 'pyw', 'sh', 'bash', 'zsh', 'fish', 'ksh', 'js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'tsx', 'jsx',
   'rb', 'pl', 'pm', 'php', 'go', 'rs', 'java', 'kt', 'kts', 'scala', 'swift', 'c', 'h', 'cc', 'cpp', 'cxx',
   'hpp', 'hh', 'cs', 'fs', 'ps1', 'psm1', 'bat', 'cmd', 'lua', 'r', 'jl', 'sql', 'awk', 'sed', 'tcl', 'groovy',

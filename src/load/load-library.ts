@@ -21,6 +21,7 @@ import { makeDiagnostic, compareDiagnostics, type Diagnostic } from '../ir/diagn
 import { compareCodeUnits } from '../util/stable-json.js';
 import { sha256 } from '../util/hash.js';
 import { joinRel } from '../util/paths.js';
+import { errnoText } from '../util/errno.js';
 import { classifyFile } from './classify.js';
 import { looksLikeText } from '../text/decode.js';
 import { createHash } from 'node:crypto';
@@ -41,6 +42,13 @@ export interface LoadOptions {
   readonly maxSkillBytes?: number;
   /** Called after each skill is read. */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Also take a folder whose skill file is misnamed (`skill.md`, `Skill.md`: SKILL.md in another
+   * letter case) and has no SKILL.md as a skill, read from that file, as the Agent Skills
+   * reference validator does. Lint sets it so such a skill is checked (and its name reported);
+   * the build does not, since agents look for SKILL.md.
+   */
+  readonly acceptMisnamed?: boolean;
 }
 
 export class LibraryUnreadableError extends Error {}
@@ -59,7 +67,7 @@ export function loadLibrary(root: string, options: LoadOptions = {}): SourceLibr
   try {
     st = fs.statSync(absRoot);
   } catch (err) {
-    throw new LibraryUnreadableError(`cannot read library ${root}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new LibraryUnreadableError(`cannot read library ${root}: ${errnoText(err)}`);
   }
   if (!st.isDirectory()) throw new LibraryUnreadableError(`library ${root} is not a directory`);
 
@@ -68,33 +76,48 @@ export function loadLibrary(root: string, options: LoadOptions = {}): SourceLibr
   const entries: Entry[] = [];
   walk(absRoot, '.', entries, diagnostics, exclude, true);
 
-  // Skill folders: parents of a regular file named exactly SKILL.md.
-  const skillDirs: string[] = [];
+  // Skill folders: parents of a regular file named exactly SKILL.md (or, with acceptMisnamed and
+  // no SKILL.md beside it, of the first misnamed one in code-unit order). skillFile maps each
+  // skill folder to the name of the file it is read from.
+  const skillFile = new Map<string, string>();
+  const misnamed: Entry[] = [];
   for (const e of entries) {
     const base = e.rel.slice(e.rel.lastIndexOf('/') + 1);
-    const dir = e.rel.includes('/') ? e.rel.slice(0, e.rel.lastIndexOf('/')) : '.';
+    const dir = parentOf(e.rel);
     if (base === 'SKILL.md') {
-      if (e.kind === 'file') skillDirs.push(dir);
+      if (e.kind === 'file') skillFile.set(dir, base);
       else if (e.kind === 'symlink') diagnostics.push(makeDiagnostic(STAGE, 'symlink-not-followed', { file: e.rel, message: `SKILL.md is a symbolic link (to ${readlinkSafe(e.abs)}); links are not followed, so ${dir} is not a skill`, severity: 'warning' }));
       else diagnostics.push(makeDiagnostic(STAGE, 'skill-file-not-a-file', { file: e.rel, message: `SKILL.md is a ${e.kind === 'dir' ? 'directory' : 'special file'}, not a file; ${dir} is not a skill` }));
     } else if (base.toLowerCase() === 'skill.md' && e.kind === 'file') {
-      diagnostics.push(makeDiagnostic(STAGE, 'misnamed-skill-file', { file: e.rel, message: `'${base}' is not recognised as a skill file; rename it to SKILL.md` }));
+      misnamed.push(e);
     }
   }
+  for (const e of misnamed) {
+    const base = e.rel.slice(e.rel.lastIndexOf('/') + 1);
+    const dir = parentOf(e.rel);
+    if (options.acceptMisnamed && !skillFile.has(dir)) {
+      skillFile.set(dir, base);
+      continue;
+    }
+    const why = skillFile.get(dir) === 'SKILL.md' ? `the skill file of ${dir} is its SKILL.md` : `only a file named exactly SKILL.md marks a skill, so ${dir} is not one`;
+    diagnostics.push(makeDiagnostic(STAGE, 'misnamed-skill-file', { file: e.rel, message: `'${base}' is not read as a skill file (${why}); rename it to SKILL.md` }));
+  }
+  // In walk order (sorted readdir, depth first), as entries are.
+  const skillDirs = entries.filter((e) => e.kind === 'file' && skillFile.get(parentOf(e.rel)) === e.rel.slice(e.rel.lastIndexOf('/') + 1)).map((e) => parentOf(e.rel));
   const skillSet = new Set(skillDirs);
   for (const dir of skillDirs) {
     const outer = enclosingSkill(dir, skillSet);
-    if (outer !== null) diagnostics.push(makeDiagnostic(STAGE, 'nested-skill', { file: joinRel(dir, 'SKILL.md'), message: `skill ${dir} is nested inside skill ${outer}; its files belong to it alone` }));
+    if (outer !== null) diagnostics.push(makeDiagnostic(STAGE, 'nested-skill', { file: joinRel(dir, skillFile.get(dir)!), message: `skill ${dir} is nested inside skill ${outer}; its files belong to it alone` }));
   }
 
   // Assign every other entry to its nearest enclosing skill.
   const filesBySkill = new Map<string, Entry[]>(skillDirs.map((d) => [d, []]));
   for (const e of entries) {
     if (e.kind === 'dir') continue;
-    const dir = e.rel.includes('/') ? e.rel.slice(0, e.rel.lastIndexOf('/')) : '.';
+    const dir = parentOf(e.rel);
     const owner = skillSet.has(dir) ? dir : enclosingSkill(dir, skillSet);
     if (owner === null) continue;
-    if (e.rel === joinRel(owner, 'SKILL.md')) continue;
+    if (e.rel === joinRel(owner, skillFile.get(owner)!)) continue;
     filesBySkill.get(owner)!.push(e);
   }
 
@@ -104,7 +127,8 @@ export function loadLibrary(root: string, options: LoadOptions = {}): SourceLibr
   const inputs: { path: string; bytes: number; sha256: string }[] = [];
   let done = 0;
   for (const dir of skillDirs) {
-    const file = joinRel(dir, 'SKILL.md');
+    const name = skillFile.get(dir)!;
+    const file = joinRel(dir, name);
     const abs = path.join(absRoot, file);
     const skip = (d: Diagnostic): void => {
       diagnostics.push(d);
@@ -116,12 +140,12 @@ export function loadLibrary(root: string, options: LoadOptions = {}): SourceLibr
       const st = fs.statSync(abs);
       mode = st.mode & 0o777;
       if (st.size > maxBytes) {
-        skip(makeDiagnostic(STAGE, 'skill-file-too-large', { file, message: `SKILL.md is ${st.size} bytes, over --max-skill-bytes ${maxBytes}; skill skipped` }));
+        skip(makeDiagnostic(STAGE, 'skill-file-too-large', { file, message: `${name} is ${st.size} bytes, over --max-skill-bytes ${maxBytes}; skill skipped` }));
       } else {
         content = fs.readFileSync(abs);
       }
     } catch (err) {
-      skip(makeDiagnostic(STAGE, 'entry-unreadable', { file, message: `cannot read SKILL.md: ${errText(err)}; skill skipped` }));
+      skip(makeDiagnostic(STAGE, 'entry-unreadable', { file, message: `cannot read ${name}: ${errnoText(err)}; skill skipped` }));
     }
     if (content) {
       inputs.push({ path: file, bytes: content.length, sha256: sha256(content) });
@@ -141,8 +165,8 @@ function walk(abs: string, rel: string, out: Entry[], diags: Diagnostic[], exclu
   try {
     dirents = fs.readdirSync(abs, { withFileTypes: true });
   } catch (err) {
-    if (isRoot) throw new LibraryUnreadableError(`cannot read library ${abs}: ${errText(err)}`);
-    diags.push(makeDiagnostic(STAGE, 'entry-unreadable', { file: rel, message: `cannot read folder: ${errText(err)}; left out` }));
+    if (isRoot) throw new LibraryUnreadableError(`cannot read library ${abs}: ${errnoText(err)}`);
+    diags.push(makeDiagnostic(STAGE, 'entry-unreadable', { file: rel, message: `cannot read folder: ${errnoText(err)}; left out` }));
     return;
   }
   dirents.sort((a, b) => compareCodeUnits(a.name, b.name));
@@ -179,7 +203,7 @@ function readSkillFiles(skillDir: string, entries: Entry[], diags: Diagnostic[],
     try {
       read = readFileForLibrary(e.abs);
     } catch (err) {
-      diags.push(makeDiagnostic(STAGE, 'entry-unreadable', { file: e.rel, message: `cannot read file: ${errText(err)}; left out` }));
+      diags.push(makeDiagnostic(STAGE, 'entry-unreadable', { file: e.rel, message: `cannot read file: ${errnoText(err)}; left out` }));
       continue;
     }
     inputs.push({ path: e.rel, bytes: read.bytes, sha256: read.sha256 });
@@ -247,6 +271,10 @@ function trimPartialUtf8(b: Uint8Array): Uint8Array {
   return b;
 }
 
+function parentOf(rel: string): string {
+  return rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '.';
+}
+
 function enclosingSkill(dir: string, skills: Set<string>): string | null {
   let d = dir;
   while (d !== '.' && d !== '') {
@@ -263,9 +291,4 @@ function readlinkSafe(abs: string): string {
   } catch {
     return '?';
   }
-}
-
-function errText(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  return e.code ? `${e.code} ${e.syscall ?? ''}`.trim() : String(err);
 }

@@ -56,3 +56,27 @@ export function skillcAsync(args: readonly string[], env: Readonly<Record<string
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
+
+/**
+ * Whether permission tests can run here: as an ordinary user always; as root only if `nobody` can
+ * run the CLI (its checkout must be readable by others, which a checkout under /root is not).
+ */
+export function canRunUnprivileged(): boolean {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return typeof process.getuid === 'function';
+  const r = spawnSync(process.execPath, [BIN, '--version'], { encoding: 'utf8', uid: 65534, gid: 65534 });
+  return r.status === 0;
+}
+
+/** The user and group `nobody` (65534), for runs that must not have root's way past permissions. */
+const NOBODY = 65534;
+
+/**
+ * Runs the CLI so that file permissions apply: as is for an ordinary user, as `nobody` when the
+ * tests run as root (root reads a mode-000 file, so an unreadable input cannot be made otherwise).
+ * The files the run needs must then be readable (and the folders it writes writable) by others.
+ */
+export function skillcUnprivileged(args: readonly string[], cwd = ROOT): CliResult {
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '1', HOME: cwd }, ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}

@@ -4,6 +4,7 @@
  * schema and fixtures. Ids are never reused; a retired rule stays here as a comment.
  */
 import type { LintRule } from '../types.js';
+import { skillFileName } from './skill-file-name.js';
 import { frontmatterPresent } from './frontmatter-present.js';
 import { frontmatterYaml } from './frontmatter-yaml.js';
 import { frontmatterStrict } from './frontmatter-strict.js';
@@ -25,6 +26,7 @@ import { redescribesContract } from './redescribes-contract.js';
 import { contradictsTemplate } from './contradicts-template.js';
 
 export const LINT_RULES: readonly LintRule[] = [
+  skillFileName,
   frontmatterPresent,
   frontmatterYaml,
   frontmatterStrict,

@@ -1,0 +1,257 @@
+/**
+ * What `skillc build -o DIR` may replace, and how (issue 25 items 1, 2, 3, 5, 10 and 13). Every
+ * destructive case runs in a scratch sandbox: HOME and the working folder are sandbox folders, so
+ * a regression of the guard could only remove sandbox files. The root of the file system is
+ * checked through the guard's pure function, never through a build.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, canRunUnprivileged, readTree, skillcUnprivileged, type CliResult } from '../helpers/cli.js';
+import { scratchDir, writeTree } from '../helpers/tmp.js';
+import { checkOutputDir, floorViolation, OutputRefusedError } from '../../src/emit/output-guard.js';
+import { recoverOutput, writeDist, InputChangedError } from '../../src/emit/write-dist.js';
+
+const BIN = path.join(ROOT, 'bin', 'skillc.js');
+const MINI = path.join(ROOT, 'test', 'fixtures', 'mini');
+
+/** Runs the CLI with HOME set to a sandbox folder. */
+function run(args: readonly string[], cwd: string, home: string): CliResult {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '1', HOME: home } });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Every file under dir with its SHA-256, for "nothing changed" checks. */
+function fingerprint(dir: string): string {
+  const hash = crypto.createHash('sha256');
+  for (const [rel, bytes] of readTree(dir)) hash.update(`${rel}\0`).update(bytes);
+  return hash.digest('hex');
+}
+
+function skillText(name: string, body: string): string {
+  return `---\nname: ${name}\ndescription: The ${name} skill of the output-safety tests.\n---\n\n# ${name}\n\n${body}\n`;
+}
+
+describe('a dist is marked, and nothing else is replaced', () => {
+  const box = scratchDir('guard');
+  const home = path.join(box, 'home');
+  fs.mkdirSync(home);
+
+  it('a web-app folder with its own manifest.json is refused, with or without .git, and left byte for byte', () => {
+    const app = path.join(box, 'webapp');
+    writeTree(app, { 'manifest.json': '{"name": "My App", "start_url": "/"}\n', 'index.js': 'console.log(1)\n', 'src/app.ts': 'export {}\n' });
+    const before = fingerprint(app);
+    const r = run(['build', MINI, '-o', app], box, home);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('was not written by skillc build (its manifest.json has no "format": "skillc-dist")');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(fingerprint(app)).toBe(before);
+    // A repository is refused even with --force.
+    fs.mkdirSync(path.join(app, '.git'));
+    const forced = run(['build', MINI, '-o', app, '--force'], box, home);
+    expect(forced.code).toBe(2);
+    expect(forced.stderr).toContain('it holds .git (a repository)');
+    expect(fingerprint(app)).toBe(before);
+  });
+
+  it('a dist of an earlier skillc (no format field) and a dist with a foreign file are refused', () => {
+    const out = path.join(box, 'dist');
+    expect(run(['build', MINI, '-o', out, '-q'], box, home).code).toBe(0);
+    const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest.format).toBe('skillc-dist');
+    fs.writeFileSync(path.join(out, 'notes.txt'), 'mine\n');
+    const foreign = run(['build', MINI, '-o', out], box, home);
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toContain('it also holds "notes.txt", which a build does not write');
+    fs.rmSync(path.join(out, 'notes.txt'));
+    delete manifest.format;
+    fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify(manifest));
+    const old = run(['build', MINI, '-o', out], box, home);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toContain('from an earlier skillc without the dist marker');
+  });
+
+  it('the floor holds whatever the flags: the library, its ancestors, the working folder, its ancestors, home, a symlinked output', () => {
+    const lib = path.join(box, 'outer', 'lib');
+    fs.cpSync(MINI, lib, { recursive: true });
+    const cwd = path.join(box, 'work', 'here');
+    fs.mkdirSync(cwd, { recursive: true });
+    fs.writeFileSync(path.join(cwd, 'keep.txt'), 'keep\n');
+    fs.symlinkSync(path.join(box, 'outer'), path.join(box, 'link-to-outer'));
+    const before = fingerprint(box);
+    const cases: [string, RegExp][] = [
+      [lib, /it is the library being built/],
+      [path.join(box, 'outer'), /it holds the library being built/],
+      [path.join(box, 'link-to-outer', 'lib'), /it is the library being built/],
+      [cwd, /it is the working folder/],
+      [path.join(box, 'work'), /it holds the working folder/],
+      [home, /it is your home folder/],
+      [path.join(box, 'link-to-outer'), /is a symbolic link/],
+    ];
+    for (const [out, why] of cases) {
+      const r = run(['build', lib, '-o', out, '--force'], cwd, home);
+      expect(r.code, out).toBe(2);
+      expect(r.stderr, out).toMatch(why);
+    }
+    expect(fingerprint(box)).toBe(before);
+  });
+
+  it('the root of the file system and everything above home are below the floor (pure check, never built)', () => {
+    const places = { library: '/srv/skills/lib', cwd: '/srv/skills', home: '/home/user' };
+    expect(floorViolation('/', places)).toBe('it is the root of the file system');
+    expect(floorViolation('/home', places)).toMatch(/holds your home folder/);
+    expect(floorViolation('/srv', places)).toMatch(/holds the working folder/);
+    expect(floorViolation('/srv/skills/dist', places)).toBeNull();
+    expect(() => checkOutputDir('/', true, { library: MINI })).toThrow(OutputRefusedError);
+  });
+});
+
+describe('replacing a dist', () => {
+  it('a killed build leaves the old or the new dist whole; the next build cleans up and puts a set-aside dist back', async () => {
+    const box = scratchDir('atomic');
+    const lib = path.join(box, 'lib');
+    // Enough bytes that writing the dist takes a while: 40 skills with a 2 MiB asset each.
+    const files: Record<string, string | Uint8Array> = {};
+    for (let i = 0; i < 40; i++) {
+      files[`s${i}/SKILL.md`] = skillText(`s${i}`, `Run \`python scripts/run.py --input data.csv\` to process batch ${i}.`);
+      files[`s${i}/assets/blob.bin`] = crypto.randomBytes(2 * 1024 * 1024);
+    }
+    writeTree(lib, files);
+    const out = path.join(box, 'dist');
+    const build = () => spawnSync(process.execPath, [BIN, 'build', lib, '-o', out, '-q', '--no-progress'], { cwd: box, encoding: 'utf8' });
+    expect(build().status).toBe(0);
+    const oldPrint = fingerprint(out);
+    fs.writeFileSync(path.join(lib, 's0', 'SKILL.md'), skillText('s0', 'Changed: run `python scripts/run.py --input other.csv` now.'));
+    const t0 = performance.now();
+    expect(build().status).toBe(0);
+    const duration = performance.now() - t0;
+    const newPrint = fingerprint(out);
+    expect(newPrint).not.toBe(oldPrint);
+    // Back to the old library, so each killed run replaces old by new.
+    fs.writeFileSync(path.join(lib, 's0', 'SKILL.md'), skillText('s0', 'Run `python scripts/run.py --input data.csv` to process batch 0.'));
+    expect(build().status).toBe(0);
+    expect(fingerprint(out)).toBe(oldPrint);
+    fs.writeFileSync(path.join(lib, 's0', 'SKILL.md'), skillText('s0', 'Changed: run `python scripts/run.py --input other.csv` now.'));
+
+    const siblings = () => fs.readdirSync(box).filter((n) => n.startsWith('.dist.skillc-'));
+    for (const [signal, share] of [['SIGKILL', 0.55], ['SIGKILL', 0.7], ['SIGKILL', 0.8], ['SIGKILL', 0.9], ['SIGINT', 0.75], ['SIGTERM', 0.85]] as const) {
+      const child = spawn(process.execPath, [BIN, 'build', lib, '-o', out, '-q', '--no-progress'], { cwd: box, stdio: 'ignore' });
+      await new Promise((r) => setTimeout(r, duration * share));
+      child.kill(signal);
+      const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+      const present = fs.existsSync(out) ? fingerprint(out) : null;
+      if (present !== null) {
+        expect([oldPrint, newPrint], `${signal} at ${share}`).toContain(present);
+      } else {
+        // Killed between the two renames: the old dist is whole, aside, and comes back next time.
+        expect(signal).toBe('SIGKILL');
+        const aside = siblings().filter((n) => n.includes('-old-'));
+        expect(aside).toHaveLength(1);
+        expect(fingerprint(path.join(box, aside[0]!))).toBe(oldPrint);
+      }
+      if (signal !== 'SIGKILL') {
+        // A caught signal either stopped the build before it wrote or waited for the write to end.
+        expect(siblings(), `${signal} (exit ${code})`).toEqual([]);
+      }
+      const said = recoverOutput(out);
+      expect(siblings()).toEqual([]);
+      expect(said.every((l) => /^(removed|restored)/.test(l))).toBe(true);
+      // Reset to the old dist for the next round.
+      if (fs.existsSync(out) && fingerprint(out) === newPrint) fs.rmSync(out, { recursive: true });
+      if (!fs.existsSync(out)) {
+        fs.writeFileSync(path.join(lib, 's0', 'SKILL.md'), skillText('s0', 'Run `python scripts/run.py --input data.csv` to process batch 0.'));
+        expect(build().status).toBe(0);
+        fs.writeFileSync(path.join(lib, 's0', 'SKILL.md'), skillText('s0', 'Changed: run `python scripts/run.py --input other.csv` now.'));
+      }
+      expect(fingerprint(out)).toBe(oldPrint);
+    }
+  }, 120_000);
+
+  it('an input that changed since it was read fails the write, and the old dist stays', () => {
+    const box = scratchDir('changed');
+    writeTree(box, { 'input.txt': 'as read\n', 'dist/manifest.json': '{}' });
+    const out = path.join(box, 'dist');
+    const artifacts = [{ path: 'skills/a/input.txt', copyFrom: path.join(box, 'input.txt'), sha256: crypto.createHash('sha256').update('as it was\n').digest('hex') }];
+    expect(() => writeDist(out, artifacts)).toThrow(InputChangedError);
+    expect(fs.readdirSync(out)).toEqual(['manifest.json']);
+    expect(fs.readdirSync(box).sort()).toEqual(['dist', 'input.txt']);
+  });
+
+  it('a lock held by a running process refuses a second build on the same output', () => {
+    const box = scratchDir('lock');
+    const out = path.join(box, 'dist');
+    fs.writeFileSync(path.join(box, '.dist.skillc-lock'), `${process.pid}\n`);
+    const r = run(['build', MINI, '-o', out], box, box);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`another skillc build (process ${process.pid}) is writing`);
+    expect(fs.existsSync(out)).toBe(false);
+    // A lock whose process is gone is stale and taken over.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    fs.writeFileSync(path.join(box, '.dist.skillc-lock'), `${dead}\n`);
+    expect(run(['build', MINI, '-o', out, '-q'], box, box).code).toBe(0);
+    expect(fs.existsSync(path.join(box, '.dist.skillc-lock'))).toBe(false);
+  });
+});
+
+describe('modes, large files and unwritable places', () => {
+  it('keeps the permission bits of inputs and makes folders with the umask', () => {
+    const box = scratchDir('modes');
+    writeTree(box, { 'lib/tool/SKILL.md': skillText('tool', 'Run `scripts/run.sh`.'), 'lib/tool/scripts/run.sh': '#!/bin/sh\necho hi\n' });
+    fs.chmodSync(path.join(box, 'lib/tool/scripts/run.sh'), 0o750);
+    fs.chmodSync(path.join(box, 'lib/tool/SKILL.md'), 0o640);
+    const r = spawnSync('/bin/sh', ['-c', `umask 027 && exec "${process.execPath}" "${BIN}" build lib -o dist -q`], { cwd: box, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const mode = (p: string) => fs.statSync(path.join(box, 'dist', p)).mode & 0o777;
+    expect(mode('skills/tool/scripts/run.sh')).toBe(0o750);
+    expect(mode('skills/tool/SKILL.md')).toBe(0o640);
+    expect(mode('.')).toBe(0o750);
+    expect(mode('skills/tool')).toBe(0o750);
+    expect(mode('report.json')).toBe(0o640);
+  });
+
+  it('copies a file over 2 GiB (sparse here) in chunks, whole, with its size in the manifest', () => {
+    const box = scratchDir('huge');
+    writeTree(box, { 'lib/big/SKILL.md': skillText('big', 'The model weights are in assets/.') });
+    const big = path.join(box, 'lib/big/assets/weights.bin');
+    fs.mkdirSync(path.dirname(big));
+    const size = 2 ** 31 + 4096;
+    const fd = fs.openSync(big, 'w');
+    fs.writeSync(fd, Buffer.from('head'), 0, 4, 0);
+    fs.writeSync(fd, Buffer.from('tail'), 0, 4, size - 4);
+    fs.closeSync(fd);
+    const r = spawnSync(process.execPath, [BIN, 'build', 'lib', '-o', 'dist', '-q'], { cwd: box, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const copy = path.join(box, 'dist/skills/big/assets/weights.bin');
+    expect(fs.statSync(copy).size).toBe(size);
+    const edge = (file: string, at: number) => {
+      const b = Buffer.alloc(4);
+      const h = fs.openSync(file, 'r');
+      fs.readSync(h, b, 0, 4, at);
+      fs.closeSync(h);
+      return b.toString();
+    };
+    expect(edge(copy, 0)).toBe('head');
+    expect(edge(copy, size - 4)).toBe('tail');
+    const manifest = JSON.parse(fs.readFileSync(path.join(box, 'dist/manifest.json'), 'utf8')) as { inputs: { path: string; bytes: number }[] };
+    expect(manifest.inputs.find((i) => i.path === 'big/assets/weights.bin')?.bytes).toBe(size);
+  }, 60_000);
+
+  it.skipIf(!canRunUnprivileged())('an unwritable output place and an unreadable library are one-line errors with exit 2', () => {
+    const box = scratchDir('eacces');
+    fs.chmodSync(box, 0o755);
+    fs.cpSync(MINI, path.join(box, 'lib'), { recursive: true });
+    fs.mkdirSync(path.join(box, 'ro'), { mode: 0o555 });
+    fs.mkdirSync(path.join(box, 'closed'), { mode: 0o000 });
+    for (const [args, message] of [
+      [['build', 'lib', '-o', 'ro/dist'], /^skillc build: cannot create .*ro\/\.dist\.skillc-lock: EACCES \(permission denied\); ro\/dist was left as it was\n$/],
+      [['build', 'closed', '-o', 'out'], /^skillc build: cannot read library .*closed: EACCES \(permission denied\)\n$/],
+    ] as const) {
+      const r = skillcUnprivileged(args, box);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+    }
+    fs.chmodSync(path.join(box, 'closed'), 0o755);
+  });
+});
