@@ -2,8 +2,11 @@
  * `skillc lint [paths…]`: the pre-commit linter. Resolves the configuration and the skills the
  * paths belong to, lints them (in workers when there are many), writes --fix results, prints the
  * chosen format, and returns ESLint's exit codes: 0 clean or warnings only, 1 errors (or more
- * warnings than --max-warnings), 2 usage, configuration or internal failure.
+ * warnings than --max-warnings), 2 usage, configuration or internal failure, or a fixed SKILL.md
+ * that could not be written (each such file is one line on stderr; the others are still written
+ * and the whole report printed, with the unwritten file reported as it is on disk).
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +16,7 @@ import type { LintSettings } from '../lint/run.js';
 import type { LintFileResult } from '../lint/types.js';
 import { formatStylish } from '../lint/format/stylish.js';
 import { createProgress } from './progress.js';
+import { errnoText } from '../emit/output-guard.js';
 import { TOOL_VERSION } from '../version.js';
 
 /** Runs with fewer skills than this take the start-up shortcuts below (and run in this thread). */
@@ -98,10 +102,20 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
   const outcomes = await lintItems(targets.map((t) => ({ dir: t.dir, skill: t.skill, settings })), { jobs, onProgress: (d, t) => progress.update('lint', d, t) });
   progress.done();
 
-  // Only this command writes: the fixed SKILL.md of each skill --fix changed.
+  // Only this command writes: the fixed SKILL.md of each skill --fix changed. A file that cannot
+  // be written is reported on one line and linted again as it is, so the report stays true.
+  let writeFailed = false;
   for (let i = 0; i < outcomes.length; i++) {
     const fixed = outcomes[i]!.fixed;
-    if (fixed) fs.writeFileSync(path.join(targets[i]!.dir, 'SKILL.md'), fixed);
+    if (!fixed) continue;
+    try {
+      replaceFile(path.join(targets[i]!.dir, 'SKILL.md'), fixed);
+    } catch (err) {
+      writeFailed = true;
+      io.stderr.write(`skillc lint: cannot write ${outcomes[i]!.files[0]?.filePath ?? path.join(targets[i]!.dir, 'SKILL.md')}: ${errnoText(err)}\n`);
+      const t = targets[i]!;
+      outcomes[i] = (await lintItems([{ dir: t.dir, skill: t.skill, settings: { ...settings, fix: false } }], { jobs: 1 }))[0]!;
+    }
   }
 
   const results: LintFileResult[] = outcomes.flatMap((o) => o.files);
@@ -122,8 +136,13 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
   } else {
     text = formatStylish(shown, { color: !opts.outputFile && io.stdout.isTTY === true && !process.env.NO_COLOR });
   }
-  if (opts.outputFile) fs.writeFileSync(path.resolve(cwd, opts.outputFile), text);
-  else io.stdout.write(text);
+  if (opts.outputFile) {
+    try {
+      fs.writeFileSync(path.resolve(cwd, opts.outputFile), text);
+    } catch (err) {
+      return fail(`cannot write ${opts.outputFile}: ${errnoText(err)}`);
+    }
+  } else io.stdout.write(text);
 
   const errorCount = results.reduce((n, r) => n + r.errorCount, 0);
   const warningCount = results.reduce((n, r) => n + r.warningCount, 0);
@@ -131,12 +150,48 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
     io.stderr.write('skillc lint: a rule failed on some skill (see lint/rule-crashed or lint/internal-error above); please report it\n');
     return 2;
   }
+  if (writeFailed) return 2;
   if (errorCount > 0) return 1;
   if (opts.maxWarnings >= 0 && warningCount > opts.maxWarnings) {
     io.stderr.write(`skillc lint: too many warnings (${warningCount}); at most ${opts.maxWarnings} allowed (--max-warnings)\n`);
     return 1;
   }
   return 0;
+}
+
+/**
+ * Replaces a file's contents atomically: the bytes go to a temporary file in the same folder
+ * (flushed to disk, with the file's permission bits and, where allowed, its owner), which is then
+ * renamed over it, so an interrupted run leaves the old file or the new one, never half of one.
+ * A file the user cannot write is refused as a plain write would refuse it, although the rename
+ * would only need the folder.
+ */
+function replaceFile(file: string, bytes: Uint8Array): void {
+  const st = fs.statSync(file);
+  fs.accessSync(file, fs.constants.W_OK);
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.skillc-fix-${process.pid}-${randomBytes(4).toString('hex')}`);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(tmp, 'wx', st.mode & 0o7777);
+    for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off);
+    // The umask may have cleared bits the file had.
+    fs.fchmodSync(fd, st.mode & 0o7777);
+    if (st.uid !== process.getuid?.() || st.gid !== process.getgid?.()) {
+      try {
+        fs.fchownSync(fd, st.uid, st.gid);
+      } catch {
+        // Only root may give a file away; anyone else's fixed file is then theirs, as with an editor.
+      }
+    }
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = undefined;
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    if (fd !== undefined) fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
 function onlyErrors(r: LintFileResult): LintFileResult {
