@@ -2,8 +2,11 @@
  * `skillc lint [paths…]`: the pre-commit linter. Resolves the configuration and the skills the
  * paths belong to, lints them (in workers when there are many), writes --fix results, prints the
  * chosen format, and returns ESLint's exit codes: 0 clean or warnings only, 1 errors (or more
- * warnings than --max-warnings), 2 usage, configuration or internal failure.
+ * warnings than --max-warnings), 2 usage, configuration or internal failure, or a fixed SKILL.md
+ * that could not be written (each such file is one line on stderr; the others are still written
+ * and the whole report printed, with the unwritten file reported as it is on disk).
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +19,7 @@ import { displayPath } from '../lint/subject.js';
 import { formatStylish } from '../lint/format/stylish.js';
 import { createProgress } from './progress.js';
 import { escapeInline } from '../text/terminal.js';
+import { errnoText } from '../util/errno.js';
 import { TOOL_VERSION } from '../version.js';
 
 /** Runs with fewer skills than this take the start-up shortcuts below (and run in this thread). */
@@ -107,10 +111,20 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
   const outcomes = await lintItems(items, { jobs, onProgress: (d, t) => progress.update('lint', d, t) });
   progress.done();
 
-  // Only this command writes: the fixed SKILL.md of each skill --fix changed.
+  // Only this command writes: the fixed SKILL.md of each skill --fix changed. A file that cannot
+  // be written is reported on one line and linted again as it is, so the report stays true.
+  let writeFailed = false;
   for (let i = 0; i < outcomes.length; i++) {
     const fixed = outcomes[i]!.fixed;
-    if (fixed) fs.writeFileSync(path.join(targets[i]!.dir, path.basename(targets[i]!.skill.file)), fixed);
+    if (!fixed) continue;
+    try {
+      replaceFile(path.join(targets[i]!.dir, path.basename(targets[i]!.skill.file)), fixed);
+    } catch (err) {
+      writeFailed = true;
+      io.stderr.write(`skillc lint: cannot write ${escapeInline(outcomes[i]!.files[0]?.filePath ?? path.join(targets[i]!.dir, path.basename(targets[i]!.skill.file)))}: ${errnoText(err)}\n`);
+      const t = targets[i]!;
+      outcomes[i] = (await lintItems([{ ...items[i]!, settings: { ...settings, fix: false } }], { jobs: 1 }))[0]!;
+    }
   }
 
   // Skills and files that could not be read come after the skills that were linted.
@@ -132,8 +146,13 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
   } else {
     text = formatStylish(shown, { color: !opts.outputFile && io.stdout.isTTY === true && !process.env.NO_COLOR });
   }
-  if (opts.outputFile) fs.writeFileSync(path.resolve(cwd, opts.outputFile), text);
-  else io.stdout.write(text);
+  if (opts.outputFile) {
+    try {
+      fs.writeFileSync(path.resolve(cwd, opts.outputFile), text);
+    } catch (err) {
+      return fail(`cannot write ${opts.outputFile}: ${errnoText(err)}`);
+    }
+  } else io.stdout.write(text);
 
   const errorCount = results.reduce((n, r) => n + r.errorCount, 0);
   const warningCount = results.reduce((n, r) => n + r.warningCount, 0);
@@ -141,6 +160,7 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
     io.stderr.write('skillc lint: a rule failed on some skill (see lint/rule-crashed or lint/internal-error above); please report it\n');
     return 2;
   }
+  if (writeFailed) return 2;
   if (errorCount > 0) return 1;
   if (opts.maxWarnings >= 0 && warningCount > opts.maxWarnings) {
     io.stderr.write(`skillc lint: too many warnings (${warningCount}); at most ${opts.maxWarnings} allowed (--max-warnings)\n`);
@@ -164,6 +184,41 @@ function problemResults(problems: readonly LoadProblem[], cwd: string): LintFile
     fixableErrorCount: 0,
     fixableWarningCount: 0,
   }));
+}
+
+/**
+ * Replaces a file's contents atomically: the bytes go to a temporary file in the same folder
+ * (flushed to disk, with the file's permission bits and, where allowed, its owner), which is then
+ * renamed over it, so an interrupted run leaves the old file or the new one, never half of one.
+ * A file the user cannot write is refused as a plain write would refuse it, although the rename
+ * would only need the folder.
+ */
+function replaceFile(file: string, bytes: Uint8Array): void {
+  const st = fs.statSync(file);
+  fs.accessSync(file, fs.constants.W_OK);
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.skillc-fix-${process.pid}-${randomBytes(4).toString('hex')}`);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(tmp, 'wx', st.mode & 0o7777);
+    for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off);
+    // The umask may have cleared bits the file had.
+    fs.fchmodSync(fd, st.mode & 0o7777);
+    if (st.uid !== process.getuid?.() || st.gid !== process.getgid?.()) {
+      try {
+        fs.fchownSync(fd, st.uid, st.gid);
+      } catch {
+        // Only root may give a file away; anyone else's fixed file is then theirs, as with an editor.
+      }
+    }
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = undefined;
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    if (fd !== undefined) fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
 function onlyErrors(r: LintFileResult): LintFileResult {

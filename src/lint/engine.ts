@@ -2,14 +2,18 @@
  * Runs the configured rules over one skill: collects reports, turns offsets into positions,
  * applies severities and inline disable comments, and with --fix applies the safe edits (sorted,
  * overlaps dropped, re-linted up to MAX_FIX_PASSES times, as ESLint does) to the original text.
- * Never writes: the fixed text is returned for the command to write.
+ * Every fix is checked before it is offered (fix-check.ts: the frontmatter's data changes only as
+ * the rule declared, no new YAML problem, comments and body kept); one that fails loses its fix
+ * and stays reported. Each pass's combined edit is checked again. Never writes: the fixed text is
+ * returned for the command to write.
  */
 import type { SourceSkill } from '../ir/types.js';
 import type { ResolvedConfig } from './config.js';
 import { markdownDirectives, scriptDirectives, Suppressions, type Directive } from './directives.js';
 import type { LintServices } from './services.js';
 import { displayFile, makeSubject } from './subject.js';
-import type { LintFileResult, LintMessage, LintSubject, RuleReport, TextEdit } from './types.js';
+import { fixRefusal, frontmatterState, type FrontmatterState } from './fix-check.js';
+import type { DataChange, LintFileResult, LintMessage, LintSubject, RuleReport, TextEdit } from './types.js';
 import { LINT_RULES } from './rules/registry.js';
 
 import { ENGINE_RULES } from './engine-rules.js';
@@ -39,8 +43,14 @@ export interface SkillLintResult {
   readonly sources: readonly (readonly [string, string])[];
 }
 
+/** A checked fix: its edits and the data changes it declared. */
+interface CheckedFix {
+  readonly edits: readonly TextEdit[];
+  readonly changes: readonly DataChange[];
+}
+
 interface Collected {
-  readonly skillMd: { message: LintMessage; fix?: readonly TextEdit[] }[];
+  readonly skillMd: { message: LintMessage; fix?: CheckedFix }[];
   readonly others: Map<string, LintMessage[]>;
   crashed: boolean;
 }
@@ -52,10 +62,10 @@ export async function lintSkill(skill: SourceSkill, dir: string, options: LintSk
   let changed = false;
   if (options.fix && !subject.lossy) {
     for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
-      const edits = collected.skillMd.flatMap((m) => (m.fix ? [m.fix] : []));
-      if (edits.length === 0) break;
-      const next = applyFixes(subject.text, edits);
-      if (next === subject.text) break;
+      const fixes = collected.skillMd.flatMap((m) => (m.fix ? [m.fix] : []));
+      if (fixes.length === 0) break;
+      const next = combinedFix(subject.text, fixes);
+      if (next === null || next === subject.text) break;
       changed = true;
       current = { ...current, content: encode(next, subject.hasByteOrderMark) };
       subject = makeSubject(current, dir, options.cwd);
@@ -82,6 +92,14 @@ export async function lintSkill(skill: SourceSkill, dir: string, options: LintSk
 
 async function runRules(subject: LintSubject, options: LintSkillOptions): Promise<Collected> {
   const collected: Collected = { skillMd: [], others: new Map(), crashed: false };
+  // Read once per subject, and only when some rule offers a fix.
+  let before: FrontmatterState | undefined;
+  const checked = (r: { fix?: readonly TextEdit[]; fixChanges?: readonly DataChange[] }): CheckedFix | undefined => {
+    if (!r.fix || r.fix.length === 0) return undefined;
+    before ??= frontmatterState(subject.text);
+    const fix = { edits: r.fix, changes: r.fixChanges ?? [] };
+    return fixRefusal(before, fix.edits, applyFixes(subject.text, [fix.edits]), fix.changes) === null ? fix : undefined;
+  };
   const known = new Set(LINT_RULES.map((r) => r.meta.id));
   const codeRanges = subject.parent.units
     .flatMap((u) => u.codeBlocks)
@@ -124,6 +142,7 @@ async function runRules(subject: LintSubject, options: LintSkillOptions): Promis
       const start = subject.lines.position(r.offset);
       if (mdSuppressions.suppresses(rule.meta.id, start.line)) continue;
       const end = r.endOffset !== undefined && r.endOffset > r.offset ? subject.lines.position(r.endOffset) : undefined;
+      const fix = checked(r);
       const message: LintMessage = {
         ruleId: rule.meta.id,
         severity,
@@ -131,10 +150,10 @@ async function runRules(subject: LintSubject, options: LintSkillOptions): Promis
         line: start.line,
         column: start.column,
         ...(end ? { endLine: end.line, endColumn: end.column } : {}),
-        ...(r.fix && r.fix.length ? { fix: r.fix } : {}),
+        ...(fix ? { fix: fix.edits } : {}),
         ...(r.suggestion ? { suggestion: r.suggestion } : {}),
       };
-      collected.skillMd.push({ message, ...(r.fix && r.fix.length ? { fix: r.fix } : {}) });
+      collected.skillMd.push({ message, ...(fix ? { fix } : {}) });
     }
   }
 
@@ -166,24 +185,47 @@ export function compareMessages(a: LintMessage, b: LintMessage): number {
   return a.line - b.line || a.column - b.column || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0);
 }
 
+/**
+ * One pass's edit: the checked fixes that do not overlap, applied together. Each was checked
+ * alone; together they are checked again with all their declared changes, and if that fails (two
+ * fixes that are each right but not side by side) only the first is applied. Null: nothing passes.
+ */
+function combinedFix(text: string, fixes: readonly CheckedFix[]): string | null {
+  const { text: all, taken } = spliceFixes(text, fixes.map((f) => f.edits));
+  if (taken.length <= 1) return all;
+  const before = frontmatterState(text);
+  const chosen = taken.map((i) => fixes[i]!);
+  if (fixRefusal(before, chosen.flatMap((f) => f.edits), all, chosen.flatMap((f) => f.changes)) === null) return all;
+  const one = chosen[0]!;
+  const alone = applyFixes(text, [one.edits]);
+  return fixRefusal(before, one.edits, alone, one.changes) === null ? alone : null;
+}
+
 /** Applies fixes in order of position; a fix overlapping an earlier one waits for the next pass. */
 export function applyFixes(text: string, fixes: readonly (readonly TextEdit[])[]): string {
-  const sorted = [...fixes].filter((f) => f.length > 0).sort((a, b) => first(a) - first(b) || last(a) - last(b));
-  const taken: TextEdit[] = [];
+  return spliceFixes(text, fixes).text;
+}
+
+/** applyFixes, also saying which fixes (indexes into `fixes`) it applied. */
+function spliceFixes(text: string, fixes: readonly (readonly TextEdit[])[]): { text: string; taken: number[] } {
+  const order = fixes.map((f, i) => [f, i] as const).filter(([f]) => f.length > 0).sort(([a], [b]) => first(a) - first(b) || last(a) - last(b));
+  const edits: TextEdit[] = [];
+  const taken: number[] = [];
   let reach = -1;
-  for (const fix of sorted) {
-    const edits = [...fix].sort((a, b) => a.start - b.start);
-    if (edits[0]!.start < reach || edits.some((e, i) => i > 0 && e.start < edits[i - 1]!.end)) continue;
-    taken.push(...edits);
-    reach = Math.max(reach, ...edits.map((e) => e.end));
+  for (const [fix, index] of order) {
+    const sorted = [...fix].sort((a, b) => a.start - b.start);
+    if (sorted[0]!.start < reach || sorted.some((e, i) => i > 0 && e.start < sorted[i - 1]!.end)) continue;
+    edits.push(...sorted);
+    taken.push(index);
+    reach = Math.max(reach, ...sorted.map((e) => e.end));
   }
   let out = '';
   let pos = 0;
-  for (const e of taken) {
+  for (const e of edits) {
     out += text.slice(pos, e.start) + e.text;
     pos = e.end;
   }
-  return out + text.slice(pos);
+  return { text: out + text.slice(pos), taken };
 }
 
 function first(f: readonly TextEdit[]): number {

@@ -20,6 +20,11 @@ export interface FieldEntry {
   readonly text: string | null;
   /** For a plain (unquoted) scalar: whether YAML would read it as something other than a string. */
   readonly nonString: boolean;
+  /**
+   * For a scalar: the type of the value YAML reads (`null` is `null` and `~` spelt out, 'other'
+   * a value an explicit tag such as !!binary or !!timestamp made). Else null.
+   */
+  readonly scalarType: 'string' | 'number' | 'boolean' | 'null' | 'other' | null;
   /** Whether the value is a flow collection ({…} or […]). */
   readonly flow: boolean;
   /** Entries of a map value, or items of a sequence value (keys "0", "1", … for items). */
@@ -63,25 +68,27 @@ function mapEntries(items: readonly unknown[], base: number, yaml: string, marks
 
 function entryOf(key: string, keyStart: number, keyEnd: number, node: ParsedNode | null, base: number, yaml: string, marks: { start: number; end: number; what: string }[]): FieldEntry {
   if (node === null) {
-    return { key, keyStart, keyEnd, valueStart: keyEnd, valueEnd: keyEnd, kind: 'null', text: null, nonString: false, flow: false, children: [] };
+    return { key, keyStart, keyEnd, valueStart: keyEnd, valueEnd: keyEnd, kind: 'null', text: null, nonString: false, scalarType: null, flow: false, children: [] };
   }
   noteMarks(node, base, marks);
   const [s, e] = node.range ?? [0, 0];
   const at = { key, keyStart, keyEnd, valueStart: base + s, valueEnd: base + e };
-  if (isAlias(node)) return { ...at, kind: 'alias', text: null, nonString: false, flow: false, children: [] };
+  if (isAlias(node)) return { ...at, kind: 'alias', text: null, nonString: false, scalarType: null, flow: false, children: [] };
   if (isScalar(node)) {
     if (node.value === null && (node.source === undefined || node.source === '' || node.source === null)) {
-      return { ...at, kind: 'null', text: null, nonString: false, flow: false, children: [] };
+      return { ...at, kind: 'null', text: null, nonString: false, scalarType: null, flow: false, children: [] };
     }
     const plain = node.type === 'PLAIN';
     // Strings are their value (folded as YAML folds them); a plain number or boolean keeps its
     // source form, so "1.0" stays "1.0" as the reference validator's strict YAML reads it.
     const text = typeof node.value === 'string' ? node.value : yaml.slice(s, e).trim();
     const nonString = plain && typeof node.value !== 'string';
-    return { ...at, kind: 'scalar', text, nonString, flow: false, children: [] };
+    const v: unknown = node.value;
+    const scalarType = v === null ? 'null' : typeof v === 'string' ? 'string' : typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : 'other';
+    return { ...at, kind: 'scalar', text, nonString, scalarType, flow: false, children: [] };
   }
   if (isMap(node)) {
-    return { ...at, kind: 'map', text: null, nonString: false, flow: node.flow === true, children: mapEntries(node.items, base, yaml, marks) };
+    return { ...at, kind: 'map', text: null, nonString: false, scalarType: null, flow: node.flow === true, children: mapEntries(node.items, base, yaml, marks) };
   }
   if (isSeq(node)) {
     const children = node.items.map((it, i) => {
@@ -89,9 +96,9 @@ function entryOf(key: string, keyStart: number, keyEnd: number, node: ParsedNode
       const r = n?.range ?? [s, s];
       return entryOf(String(i), base + r[0], base + r[0], n, base, yaml, marks);
     });
-    return { ...at, kind: 'seq', text: null, nonString: false, flow: node.flow === true, children };
+    return { ...at, kind: 'seq', text: null, nonString: false, scalarType: null, flow: node.flow === true, children };
   }
-  return { ...at, kind: 'null', text: null, nonString: false, flow: false, children: [] };
+  return { ...at, kind: 'null', text: null, nonString: false, scalarType: null, flow: false, children: [] };
 }
 
 function noteMarks(node: Node, base: number, marks: { start: number; end: number; what: string }[]): void {

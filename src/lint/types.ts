@@ -23,6 +23,22 @@ export interface TextEdit {
   readonly text: string;
 }
 
+/** A value's type in the frontmatter's data, as a fix's intended change names it. */
+export type DataType = 'string' | 'number' | 'boolean' | 'null' | 'list' | 'map';
+
+/**
+ * One change a fix means to make to the frontmatter's data (the YAML read with its aliases
+ * resolved): the value at `path`, which must exist and be of one of the `from` types, becomes
+ * `to`. The engine re-parses the fixed text and keeps the fix only when the data equals the old
+ * data with exactly these changes (see fix-check.ts).
+ */
+export interface DataChange {
+  /** Keys from the frontmatter's top level down, with list indexes as numbers. */
+  readonly path: readonly (string | number)[];
+  readonly from: readonly DataType[];
+  readonly to: string | number | boolean | null;
+}
+
 /** A JSON Schema (draft 2020-12) object; kept loose so rules can state theirs inline. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
@@ -62,6 +78,11 @@ export type RuleReport =
       readonly endOffset?: number;
       readonly message: string;
       readonly fix?: readonly TextEdit[];
+      /**
+       * What `fix` changes in the frontmatter's data. Absent or empty: nothing, the fix only
+       * rewrites how the YAML is written. A fix whose re-parsed result differs is dropped.
+       */
+      readonly fixChanges?: readonly DataChange[];
       /** A further hint that is not applied (e.g. the invoke line to use). */
       readonly suggestion?: string;
     }

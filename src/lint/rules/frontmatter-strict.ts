@@ -57,13 +57,25 @@ function reportFlow(ctx: RuleContext, e: FieldEntry, where: string): void {
   });
 }
 
-/** `key: [a, b]` → `key:` then `  - a`, `  - b` at the key's indentation plus two, when every item is a plain or quoted scalar. */
+/**
+ * `key: [a, b]` → `key:` then `  - a`, `  - b` at the key's indentation plus two, when every item is
+ * a plain or quoted scalar or an alias. Intended change to the data: none (the fix declares no fixChanges, so
+ * the engine keeps it only when the data stays deeply equal). Anchors and tags stay with what they
+ * mark: `key: &t [&x a, !!str 1]` → `key: &t` then `- &x a`, `- !!str 1` (the YAML parser's node
+ * ranges leave them out, so they are taken from the text before each node).
+ */
 function blockListFix(ctx: RuleContext, e: FieldEntry): TextEdit[] | null {
   const text = ctx.subject.text;
-  if (e.children.length === 0 || e.children.some((c) => c.kind !== 'scalar')) return null;
+  if (e.children.length === 0 || e.children.some((c) => c.kind !== 'scalar' && c.kind !== 'alias')) return null;
   const source = text.slice(e.valueStart, e.valueEnd);
   if (source.includes('#')) return null;
-  const items = e.children.map((c) => text.slice(c.valueStart, c.valueEnd).trim());
+  const head = listHead(text.slice(e.keyEnd, e.valueStart));
+  if (head === null) return null;
+  // Each item with its own anchor or tag: from after the previous item (or the `[`) to its end.
+  const items = e.children.map((c, i) => {
+    const from = i === 0 ? e.valueStart + 1 : e.children[i - 1]!.valueEnd;
+    return text.slice(from, c.valueEnd).trim().replace(/^,/, '').trim();
+  });
   if (items.some((s) => s === '' || /[\r\n]/.test(s))) return null;
   const keyLineStart = ctx.subject.lines.lineStart(e.keyStart);
   // The key must start its line (after indentation): then the list can go below it.
@@ -71,5 +83,27 @@ function blockListFix(ctx: RuleContext, e: FieldEntry): TextEdit[] | null {
   const indent = ' '.repeat(columnOf(ctx.subject, e.keyStart) + 2);
   const eol = eolOf(ctx.subject);
   const end = trimLineBreaks(text, e.keyEnd, e.valueEnd);
-  return [{ start: e.keyEnd, end, text: `:${items.map((s) => `${eol}${indent}- ${s}`).join('')}` }];
+  return [{ start: e.keyEnd, end, text: `:${head}${items.map((s) => `${eol}${indent}- ${s}`).join('')}` }];
+}
+
+/**
+ * What stays on the key's line when a flow list goes below it: the list's anchor and tag, then a
+ * comment that stood between the key and the `[` (at most one). `between` is the text from the
+ * key's end to the `[`; null when it holds anything else.
+ */
+function listHead(between: string): string | null {
+  const colon = /^[ \t]*:/.exec(between);
+  if (!colon) return null;
+  const props: string[] = [];
+  const comments: string[] = [];
+  for (const line of between.slice(colon[0].length).split(/\r\n|\r|\n/)) {
+    // A comment starts at a # after a blank (a # inside a tag such as !a#b is not one).
+    const hash = /(?:^|[ \t])(#.*)$/.exec(line);
+    if (hash) comments.push(hash[1]!.trimEnd());
+    const tokens = (hash ? line.slice(0, hash.index) : line).split(/[ \t]+/).filter((t) => t !== '');
+    if (tokens.some((t) => !/^[&!]/.test(t))) return null;
+    props.push(...tokens);
+  }
+  if (comments.length > 1) return null;
+  return [...props, ...comments].map((t) => ` ${t}`).join('');
 }
