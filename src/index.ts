@@ -5,6 +5,7 @@
 export { openRetriever, DEFAULT_BUDGET, DEFAULT_K, MIN_BUDGET, type QueryOptions, type QueryResult, type Retriever } from './query/retriever.js';
 export { renderQueryJson, renderQueryMarkdown } from './query/render.js';
 export { IndexError } from './query/graph-index.js';
+export { DistReadError } from './util/confined-read.js';
 export type { RankedHit, HitScores, Ranking } from './query/rank.js';
 export type { HydratedHit, Hydration } from './query/hydrate.js';
 export type { GraphDocument, GraphEdge, GraphNode, ParentNode, ContractNode, EdgeType } from './graph/types.js';

@@ -1,11 +1,18 @@
 /**
  * `skillc query "<task>" --dist <dist>`: the bundle an agent reads for one task. Exit 0 with hits,
  * 1 with NO_SKILL_HIT (so scripts can branch on it), 2 for usage errors or an unreadable index.
+ *
+ * A damaged or hostile dist (graph.json naming a bundle outside the dist, a missing or oversized
+ * bundle, an edge to an unknown node) is one line on stderr, `skillc query: <why>`, and exit 2:
+ * the dist is input, and its problems are the user's to fix, not internal errors. Paths and names
+ * in that line come from the dist, so their control characters are shown escaped.
  */
 import fs from 'node:fs';
 import { openRetriever } from '../query/retriever.js';
 import { IndexError } from '../query/graph-index.js';
 import { renderQueryJson, renderQueryMarkdown } from '../query/render.js';
+import { escapeInline } from '../text/terminal.js';
+import { DistReadError } from '../util/confined-read.js';
 
 export interface QueryCommandOptions {
   readonly dist: string;
@@ -16,19 +23,26 @@ export interface QueryCommandOptions {
 }
 
 export async function runQuery(task: string, opts: QueryCommandOptions): Promise<number> {
-  let retriever;
+  let text: string;
+  let status: 'ok' | 'NO_SKILL_HIT';
   try {
-    retriever = openRetriever(opts.dist);
+    const result = await openRetriever(opts.dist).query(task, { k: opts.k, budget: opts.budget });
+    text = opts.format === 'json' ? renderQueryJson(result) : renderQueryMarkdown(result);
+    status = result.status;
   } catch (err) {
-    if (err instanceof IndexError) {
-      process.stderr.write(`skillc query: ${err.message}\n`);
+    if (err instanceof IndexError || err instanceof DistReadError) {
+      process.stderr.write(`skillc query: ${escapeInline(err.message)}\n`);
       return 2;
     }
     throw err;
   }
-  const result = await retriever.query(task, { k: opts.k, budget: opts.budget });
-  const text = opts.format === 'json' ? renderQueryJson(result) : renderQueryMarkdown(result);
-  if (opts.outputFile) fs.writeFileSync(opts.outputFile, text);
-  else process.stdout.write(text);
-  return result.status === 'ok' ? 0 : 1;
+  if (opts.outputFile) {
+    try {
+      fs.writeFileSync(opts.outputFile, text);
+    } catch (err) {
+      process.stderr.write(`skillc query: cannot write ${escapeInline(opts.outputFile)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+      return 2;
+    }
+  } else process.stdout.write(text);
+  return status === 'ok' ? 0 : 1;
 }

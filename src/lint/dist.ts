@@ -4,7 +4,9 @@
  * class of their cluster, the verb lexicon the build's Rewrite Cleanup uses, and the SHA-256 of
  * every SKILL.md the build read (to recognise a source parent that was moved). Everything read is
  * validated against its schema; a folder that is not a dist, misses a file or holds an invalid one
- * is a DistError naming the file and what is wrong.
+ * is a DistError naming the file and what is wrong. Files are read through util/confined-read, so
+ * a contract id in candidates.json cannot lead the read outside the dist (`../../x`), and a
+ * folder, device or oversized file in place of a JSON document is a DistError too.
  *
  * Also here, because both library rules need it and it only runs with a dist: which units of a
  * skill the build would bind to a contract (`boundUnits`), computed once per parsed skill.
@@ -21,6 +23,7 @@ import { headingLength } from '../rewrite/splice.js';
 import { anchorOf } from '../rewrite/templates.js';
 import { validateAgainst, type SchemaName } from '../schema/validate.js';
 import { compareCodeUnits } from '../util/stable-json.js';
+import { DistReadError, MAX_INDEX_BYTES, readDistFile } from '../util/confined-read.js';
 
 /** An auto-promoted contract of the dist. */
 export interface DistContract {
@@ -73,18 +76,19 @@ export function loadLintDist(dir: string): LintDist {
   const stamp = `${manifestStat.mtimeMs}:${manifestStat.size}`;
   const hit = loaded.get(root);
   if (hit && hit.stamp === stamp) return hit.dist;
-  const dist = readDist(root, manifestFile);
+  const dist = readDist(root);
   loaded.set(root, { stamp, dist });
   return dist;
 }
 
-function readDist(root: string, manifestFile: string): LintDist {
-  const manifest = readArtifact(manifestFile, 'manifest') as { inputs: { path: string; sha256: string }[] };
+function readDist(root: string): LintDist {
+  const manifest = readArtifact(root, MANIFEST, 'manifest') as { inputs: { path: string; sha256: string }[] };
   const candidatesFile = path.join(root, CANDIDATES);
-  if (!fs.existsSync(candidatesFile)) {
-    throw new DistError(`${candidatesFile} is missing: the dist is incomplete (rebuild it with skillc build <library> -o ${root})`);
-  }
-  const candidates = (readArtifact(candidatesFile, 'candidates') as { candidates: CandidateRecord[] }).candidates;
+  const candidates = (
+    readArtifact(root, CANDIDATES, 'candidates', undefined, `${candidatesFile} is missing: the dist is incomplete (rebuild it with skillc build <library> -o ${root})`) as {
+      candidates: CandidateRecord[];
+    }
+  ).candidates;
 
   const contracts: DistContract[] = [];
   for (const c of candidates) {
@@ -92,9 +96,10 @@ function readDist(root: string, manifestFile: string): LintDist {
     if (c.profile.decision !== 'auto_promote') continue;
     const id = c.profile.contract;
     if (id === null) throw new DistError(`${candidatesFile}: cluster ${c.cluster.id} is auto-promoted but names no contract`);
+    const rel = `contracts/${id}.json`;
     const file = path.join(root, 'contracts', `${id}.json`);
-    if (!fs.existsSync(file)) throw new DistError(`${file} is missing, but ${CANDIDATES} auto-promotes contract ${id}`);
-    const doc = readArtifact(file, 'contract') as Contract & { verifier_stats?: unknown; call_sites?: unknown };
+    const namedBy = { file: candidatesFile, what: 'contract file', owner: `cluster ${c.cluster.id}` };
+    const doc = readArtifact(root, rel, 'contract', namedBy, `${file} is missing, but ${CANDIDATES} auto-promotes contract ${id}`) as Contract & { verifier_stats?: unknown; call_sites?: unknown };
     if (doc.id !== id) throw new DistError(`${file} holds contract '${doc.id}', not '${id}'`);
     if (doc.cluster !== c.cluster.id) throw new DistError(`${file} belongs to cluster ${doc.cluster}, but ${CANDIDATES} promotes it for cluster ${c.cluster.id}`);
     // The dist's extras (verifier profile, call-sites) are not part of the contract itself.
@@ -107,12 +112,15 @@ function readDist(root: string, manifestFile: string): LintDist {
   return { dir: root, contracts, lexicon: loadVerbLexicon(), skillHashes };
 }
 
-function readArtifact(file: string, schema: SchemaName): unknown {
+/** A JSON document of the dist, read confined to it and validated; `ifMissing` is the message when it does not exist. */
+function readArtifact(root: string, rel: string, schema: SchemaName, namedBy?: { file: string; what: string; owner?: string }, ifMissing?: string): unknown {
+  const file = path.join(root, rel);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readDistFile(root, rel, { maxBytes: MAX_INDEX_BYTES, ...(namedBy ? { namedBy } : {}) }).toString('utf8');
   } catch (err) {
-    throw new DistError(`${file} cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    if (!(err instanceof DistReadError)) throw new DistError(`${file} cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new DistError(err.problem === 'missing' && ifMissing ? ifMissing : err.message);
   }
   let data: unknown;
   try {

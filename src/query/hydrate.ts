@@ -6,10 +6,17 @@
  * count exceeds, so the total never passes the budget without loading the tokenizer. A hit that no
  * longer fits is listed by path only. Only when the first hit alone is over the budget is the
  * tokenizer loaded, to cut that bundle at a line boundary.
+ *
+ * Bundles are read through util/confined-read: a graph.json naming a file outside the dist, a
+ * folder, a device or a file over 16 MiB fails with a DistReadError instead of being printed. The
+ * bundle text is what the agent asked for and is returned as it is; the skill names and paths in
+ * the headers around it have their control characters escaped (text/terminal.ts), since they are
+ * one-line labels that a skill's folder name or frontmatter could otherwise break up or disguise.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { loadTokenCounter } from '../text/bpe.js';
+import { escapeInline } from '../text/terminal.js';
+import { MAX_BUNDLE_BYTES, readDistFile } from '../util/confined-read.js';
 import type { RankedHit } from './rank.js';
 
 /** Between two hits in the output; charged to every hydrated hit, so the one left over pays for the rule before the listed hits. */
@@ -35,12 +42,12 @@ export function tokenBound(text: string): number {
 }
 
 export function hitHeader(rank: number, hit: RankedHit): string {
-  const how = hit.via ? `via ${hit.via.type}${hit.via.reverse ? ' (reverse)' : ''} from ${hit.via.from.replace(/^skill:/, '')}` : 'direct match';
-  return `# ${rank}. ${hit.node.name}\n\nSource: \`${hit.node.source}\` · score ${hit.score.toFixed(3)} · ${how}\n\n`;
+  const how = hit.via ? `via ${hit.via.type}${hit.via.reverse ? ' (reverse)' : ''} from ${escapeInline(hit.via.from.replace(/^skill:/, ''))}` : 'direct match';
+  return `# ${rank}. ${escapeInline(hit.node.name)}\n\nSource: \`${escapeInline(hit.node.source)}\` · score ${hit.score.toFixed(3)} · ${how}\n\n`;
 }
 
 export function listedLine(rank: number, hit: RankedHit): string {
-  return `- ${rank}. ${hit.node.name}: \`${hit.node.bundle}\` (${hit.node.tokens} tokens, over the budget)\n`;
+  return `- ${rank}. ${escapeInline(hit.node.name)}: \`${escapeInline(hit.node.bundle)}\` (${hit.node.tokens} tokens, over the budget)\n`;
 }
 
 export async function hydrate(dist: string, hits: readonly RankedHit[], budget: number): Promise<HydratedHit[]> {
@@ -51,13 +58,13 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
     const header = hitHeader(rank, hit);
     const cost = tokenBound(header) + hit.node.tokens + tokenBound(SEPARATOR);
     if (cost <= left) {
-      const body = readText(dist, hit.node.bundle);
+      const body = readBundle(dist, hit);
       out.push({ ...hit, rank, hydration: 'full', text: header + body, cost });
       left -= cost;
       continue;
     }
     if (out.every((h) => h.hydration === 'listed')) {
-      const truncated = await truncate(readText(dist, hit.node.bundle), left - tokenBound(header) - tokenBound(SEPARATOR), hit.node.bundle);
+      const truncated = await truncate(readBundle(dist, hit), left - tokenBound(header) - tokenBound(SEPARATOR), escapeInline(hit.node.bundle));
       if (truncated) {
         const charged = tokenBound(header) + truncated.tokens + tokenBound(SEPARATOR);
         out.push({ ...hit, rank, hydration: 'truncated', text: header + truncated.text, cost: charged });
@@ -75,9 +82,10 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
   return out;
 }
 
-function readText(dist: string, rel: string): string {
+function readBundle(dist: string, hit: RankedHit): string {
+  const bytes = readDistFile(dist, hit.node.bundle, { maxBytes: MAX_BUNDLE_BYTES, namedBy: { file: path.join(dist, 'graph.json'), what: 'bundle', owner: hit.node.id } });
   // The same WHATWG decoding the build counted (BOM dropped, invalid bytes as U+FFFD).
-  return new TextDecoder().decode(fs.readFileSync(path.join(dist, ...rel.split('/'))));
+  return new TextDecoder().decode(bytes);
 }
 
 /** The longest prefix of whole lines that fits `room` tokens together with the note that says where the rest is. */

@@ -5,9 +5,10 @@
  * a skill. Only parents are ranked. When the best seed covers too little of the query, the answer
  * is NO_SKILL_HIT instead of the least bad skills.
  */
-import { contentTokens } from '../text/tokens.js';
+import path from 'node:path';
+import { isContentWord, stem, words } from '../text/tokens.js';
 import { FIELDS, type EdgeType, type ParentNode } from '../graph/types.js';
-import type { GraphIndex } from './graph-index.js';
+import { IndexError, type GraphIndex } from './graph-index.js';
 import { decodePostings } from '../graph/lexicon.js';
 import { roundTo } from '../util/round.js';
 import { tfidfWeight } from '../propose/tfidf.js';
@@ -48,7 +49,7 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
   const { doc } = index;
   const P = doc.parameters;
   const nDocs = doc.lexicon.docs.length;
-  const terms = [...new Set(contentTokens(query))].sort();
+  const terms = queryTerms(query);
   if (terms.length === 0 || nDocs === 0) return { terms, coverage: 0, hits: [] };
 
   const lexical = new Float64Array(nDocs);
@@ -128,6 +129,44 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
   return { terms, coverage: roundTo(coverage, 6), hits: candidates.slice(0, k) };
 }
 
+/**
+ * Query words longer than this are kept as they are instead of stemmed. The Porter2 stemmer takes
+ * time quadratic in a word's length (measured: 4,000 letters 0.27 s, 16,000 letters 2.4 s, 32,000
+ * letters 8.8 s), so one long run of letters in a query would stall it; no such run is a word, and
+ * its stem could only match the lexicon if a skill held the same run.
+ */
+export const MAX_STEMMED_QUERY_WORD = 64;
+
+/**
+ * Characters of a query that ranking reads; the rest is ignored. Term extraction costs about
+ * 0.35 s per MB of distinct words (12.7 MB: 3.8 s), so a bound keeps one hostile query from
+ * holding a retriever that serves others; no task description comes near it (and a command-line
+ * argument on Linux holds at most 128 KiB).
+ */
+export const MAX_RANKED_QUERY_CHARS = 100_000;
+
+/**
+ * The query's distinct content terms, sorted: the build's tokenisation (text/tokens.ts) of its
+ * first MAX_RANKED_QUERY_CHARS characters (without the word cut there), long runs unstemmed.
+ */
+export function queryTerms(query: string): string[] {
+  let read = query;
+  if (query.length > MAX_RANKED_QUERY_CHARS) {
+    let end = MAX_RANKED_QUERY_CHARS;
+    // Back off over a word the cut went through (a loop: an end-anchored regex is quadratic in a long run).
+    if (isWordChar(query.charCodeAt(end))) while (end > 0 && isWordChar(query.charCodeAt(end - 1))) end--;
+    read = query.slice(0, end);
+  }
+  const terms = new Set<string>();
+  for (const w of words(read)) if (isContentWord(w)) terms.add(w.length > MAX_STEMMED_QUERY_WORD ? w : stem(w));
+  return [...terms].sort();
+}
+
+/** ASCII letters and digits: what `words` builds words from. */
+function isWordChar(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
 /** s = α·p + (1 − α)·Tᵀ·s, iterated to the tolerance (GoS eq. 4). */
 export function personalizedPageRank(index: GraphIndex, p: Float64Array): Float64Array {
   const { restart, iterations, tolerance } = index.doc.parameters.ppr;
@@ -162,18 +201,38 @@ function strongestInflow(index: GraphIndex, s: Float64Array, node: number): Rank
 }
 
 const decoded = new WeakMap<GraphIndex, Map<string, Int32Array>>();
+const NO_POSTINGS = new Int32Array(0);
 
-/** A term's decoded postings (cached per index: a long-lived retriever decodes each term once). */
+/**
+ * A term's decoded postings (cached per index: a long-lived retriever decodes each term once).
+ * Only terms of the lexicon are cached, so the cache never outgrows the index whatever the queries.
+ * Each list is checked once, when decoded: a malformed one would index outside the lexicon's arrays.
+ */
 function postingsOf(index: GraphIndex, term: string): Int32Array {
+  const postings = index.doc.lexicon.postings;
+  if (!Object.hasOwn(postings, term)) return NO_POSTINGS;
   let cache = decoded.get(index);
   if (!cache) decoded.set(index, (cache = new Map()));
   let list = cache.get(term);
   if (!list) {
-    const postings = index.doc.lexicon.postings;
-    list = Object.hasOwn(postings, term) ? decodePostings(postings[term]!) : new Int32Array(0);
+    const encoded: unknown = postings[term];
+    list = typeof encoded === 'string' ? decodePostings(encoded) : undefined;
+    if (!list || !wellFormed(list, index.doc.lexicon.docs.length)) {
+      throw new IndexError(`${path.join(index.dist, 'graph.json')} has malformed postings for the term '${term}'; rebuild the library with this skillc`);
+    }
     cache.set(term, list);
   }
   return list;
+}
+
+/** (document, field, tf) triples, documents ascending and in range, fields known, tf ≥ 1. */
+function wellFormed(list: Int32Array, nDocs: number): boolean {
+  if (list.length % 3 !== 0) return false;
+  for (let i = 0; i < list.length; i += 3) {
+    const d = list[i]!;
+    if (d < 0 || d >= nDocs || (i > 0 && d < list[i - 3]!) || list[i + 1]! < 0 || list[i + 1]! >= FIELDS.length || list[i + 2]! < 1) return false;
+  }
+  return true;
 }
 
 function pathOrder(a: ParentNode, b: ParentNode): number {

@@ -2,17 +2,44 @@
  * Formatters for a query result: pure functions of the data. Markdown is what an agent reads (a
  * one-line preamble, then each hit's header and bundle, separated by rules); JSON carries the same
  * plus every score, for tools.
+ *
+ * The markdown echoes the query only as a short quote (`quoteQuery`): the preamble is charged to
+ * the budget, so a query of 100,000 characters echoed whole would leave no room for the hits it
+ * asked for. JSON keeps the whole query (it is data, and `tokens.charged` counts the markdown).
  */
+import { escapeInline } from '../text/terminal.js';
 import { stableStringify } from '../util/stable-json.js';
 import { LISTED_HEADING, SEPARATOR } from './hydrate.js';
 import type { QueryResult } from './retriever.js';
 
+/** Characters of the query quoted in the markdown; the rest is counted, not shown. */
+export const QUOTED_QUERY_CHARS = 200;
+
+/**
+ * The query as the markdown shows it: JSON-quoted, at most QUOTED_QUERY_CHARS code points then
+ * "… (N characters)", and the control and bidirectional characters JSON leaves raw escaped. Its
+ * length is bounded whatever the query, and so is the preamble's charge.
+ */
+export function quoteQuery(query: string): string {
+  let shown = query;
+  let note = '';
+  if (query.length > QUOTED_QUERY_CHARS) {
+    const cut = cutAtCodePoints(query, QUOTED_QUERY_CHARS);
+    if (cut < query.length) {
+      shown = query.slice(0, cut);
+      note = `… (${countCodePoints(query)} characters)`;
+    }
+  }
+  return escapeInline(JSON.stringify(shown)) + note;
+}
+
 export function preamble(query: string, hits: number, charged: number, budget: number): string {
-  return `<!-- skillc query ${JSON.stringify(query).replace(/--/g, '- -')}: ${hits} hit${hits === 1 ? '' : 's'}, at most ${charged} of ${budget} tokens (o200k_base) -->\n\n`;
+  // No two dashes in a row survive, so nothing in the query can close the comment ("--->" included).
+  return `<!-- skillc query ${quoteQuery(query).replace(/-(?=-)/g, '- ')}: ${hits} hit${hits === 1 ? '' : 's'}, at most ${charged} of ${budget} tokens (o200k_base) -->\n\n`;
 }
 
 export function renderQueryMarkdown(r: QueryResult): string {
-  if (r.status === 'NO_SKILL_HIT') return `NO_SKILL_HIT: no skill matches ${JSON.stringify(r.query)} (${r.reason}).\n`;
+  if (r.status === 'NO_SKILL_HIT') return `NO_SKILL_HIT: no skill matches ${quoteQuery(r.query)} (${r.reason}).\n`;
   const full = r.hits.filter((h) => h.hydration !== 'listed');
   const listed = r.hits.filter((h) => h.hydration === 'listed');
   let out = preamble(r.query, r.hits.length, r.tokens.charged, r.tokens.budget) + full.map((h) => h.text.replace(/\s*$/, '\n')).join(SEPARATOR);
@@ -38,4 +65,23 @@ export function renderQueryJson(r: QueryResult): string {
       text: h.text,
     })),
   });
+}
+
+/** The UTF-16 offset just past the first `n` code points of `text` (a surrogate pair is not split). */
+function cutAtCodePoints(text: string, n: number): number {
+  let i = 0;
+  for (let seen = 0; seen < n && i < text.length; seen++) i += isPairAt(text, i) ? 2 : 1;
+  return i;
+}
+
+function countCodePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; count++) i += isPairAt(text, i) ? 2 : 1;
+  return count;
+}
+
+function isPairAt(text: string, i: number): boolean {
+  const hi = text.charCodeAt(i);
+  const lo = text.charCodeAt(i + 1);
+  return hi >= 0xd800 && hi <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff;
 }

@@ -61,8 +61,9 @@ export function openRetriever(dist: string): Retriever {
               : `the best match covers ${pct(ranking.coverage)} of the query terms' weight; at least ${pct(index.doc.parameters.minCoverage)} is needed`;
         return { ...base, status: 'NO_SKILL_HIT', reason, tokens: { budget, charged: 0, tokenizer: index.doc.tokenizer }, hits: [] };
       }
-      // The preamble is charged at its longest (every figure at the budget's width).
-      const reserve = tokenBound(preamble(query, k, budget, budget));
+      // The preamble is charged at its longest: every figure at the widest it can be (hits ≤ k, and
+      // at least 2 so that "hits" is plural), the query quoted at its bounded length (render.ts).
+      const reserve = tokenBound(preamble(query, Math.max(k, 2), budget, budget));
       const hits = await hydrate(index.dist, ranking.hits, budget - reserve);
       const charged = reserve + hits.reduce((a, h) => a + h.cost, 0);
       return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.doc.tokenizer }, hits };

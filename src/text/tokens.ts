@@ -30,13 +30,15 @@ export function words(text: string): string[] {
   return out;
 }
 
+/** Whether a word from `words` is a content word: not a stop word, not one letter, not a number. */
+export function isContentWord(w: string): boolean {
+  return w.length >= 2 && !STOP_WORDS.has(w) && !/^[0-9]+$/.test(w);
+}
+
 /** Content tokens: words minus stop words and one-letter words, stemmed. */
 export function contentTokens(text: string): string[] {
   const out: string[] = [];
-  for (const w of words(text)) {
-    if (w.length < 2 || STOP_WORDS.has(w) || /^[0-9]+$/.test(w)) continue;
-    out.push(stem(w));
-  }
+  for (const w of words(text)) if (isContentWord(w)) out.push(stem(w));
   return out;
 }
 

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { skillc } from '../helpers/cli.js';
 import { scratchDir, writeTree } from '../helpers/tmp.js';
 
@@ -39,5 +39,45 @@ describe('control characters in skill content', () => {
     expect(r.stderr).not.toMatch(RAW_CONTROL);
     expect(r.stderr).toContain('evil\\nskill\\x1b[31m/SKILL.md');
     expect(fs.existsSync(path.join(root, 'dist', 'skills', folder, 'SKILL.md'))).toBe(true);
+  });
+});
+
+/**
+ * skillc query: the markdown answer is for agents and keeps a bundle's text as it is, but the
+ * headers around it (name, source path) are one-line labels and show control characters escaped;
+ * so does every stderr message naming a path or id from the dist.
+ */
+describe('control characters in what skillc query prints', () => {
+  const root = scratchDir('ctl-query');
+  const lib = path.join(root, 'lib');
+  const dist = path.join(root, 'dist');
+  const folder = 'esc\x1b[31mskill';
+  writeTree(lib, {
+    [`${folder}/SKILL.md`]: '---\nname: "zebra\\e[2J\\u0007crossing"\ndescription: "Paint zebra crossings on asphalt roads."\n---\n# Paint a zebra crossing\n\nMark the asphalt, then paint the stripes.\n',
+  });
+
+  beforeAll(() => {
+    expect(skillc(['build', lib, '-o', dist, '-q'], root).code).toBe(0);
+  });
+
+  it('escapes them in the hit header, keeps the bundle as it is', () => {
+    const r = skillc(['query', 'paint zebra crossings on asphalt', '--dist', dist], root);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    const header = lines.find((l) => l.startsWith('# 1. '))!;
+    const source = lines.find((l) => l.startsWith('Source: '))!;
+    expect(header).toBe('# 1. zebra\\x1b[2J\\x07crossing');
+    expect(source).toContain('`skills/esc\\x1b[31mskill/SKILL.md`');
+    expect(header + source).not.toMatch(RAW_CONTROL);
+    // The bundle (the skill's own SKILL.md) is returned byte for byte, for the agent.
+    expect(r.stdout).toContain(fs.readFileSync(path.join(dist, 'skills', folder, 'SKILL.md'), 'utf8'));
+  });
+
+  it('escapes them in the stderr line about a missing bundle', () => {
+    fs.rmSync(path.join(dist, 'skills', folder, 'SKILL.md'));
+    const r = skillc(['query', 'paint zebra crossings on asphalt', '--dist', dist], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(RAW_CONTROL);
+    expect(r.stderr).toBe(`skillc query: ${path.join(dist, 'graph.json')} names bundle skills/esc\\x1b[31mskill/SKILL.md for skill:esc\\x1b[31mskill, which does not exist\n`);
   });
 });

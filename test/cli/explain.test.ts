@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { skillc } from '../helpers/cli.js';
@@ -32,6 +33,85 @@ describe('skillc explain', () => {
     expect(r.stderr).toMatch(/no cluster or contract 'install'.*did you mean install-cli/);
     const missing = skillc(['explain', 'x', '--dist', path.join(dist, 'nope')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/cannot read .*candidates\.json: ENOENT/);
+    expect(missing.stderr).toMatch(/has no candidates\.json: build the library first/);
+  });
+});
+
+/**
+ * A damaged or hostile candidates.json: wrong shape, a folder, a symlink out of the dist, a file
+ * too large, a record missing what the explanation prints. Each is one line on stderr and exit 2.
+ */
+describe('skillc explain on a damaged candidates.json', () => {
+  let dist: string;
+  let scratch: string;
+  let copies = 0;
+  beforeAll(() => {
+    scratch = scratchDir('explain-damaged');
+    dist = path.join(scratch, 'dist');
+    const r = skillc(['build', 'test/fixtures/verify/risk-curl', '-o', dist, '-q']);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  /** A copy of the dist whose candidates.json `replace` rewrites (it gets the file's path). */
+  const damaged = (replace: (file: string) => void): string => {
+    const copy = path.join(scratch, `copy-${++copies}`);
+    fs.cpSync(dist, copy, { recursive: true });
+    const file = path.join(copy, 'candidates.json');
+    replace(file);
+    return copy;
+  };
+
+  const expectOneLineError = (d: string, message: RegExp, id = 'install-cli') => {
+    const r = skillc(['explain', id, '--dist', d]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^skillc explain: [^\n]*\n$/);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  };
+
+  it('{} has no candidates list', () => {
+    expectOneLineError(damaged((f) => fs.writeFileSync(f, '{}')), /candidates\.json is not a candidates file of skillc build: it has no "candidates" list/);
+  });
+
+  it('{"candidates": [1]} has a record without a cluster id', () => {
+    expectOneLineError(damaged((f) => fs.writeFileSync(f, '{"candidates": [1]}')), /candidate 0 has no cluster id, profile or contract id/);
+  });
+
+  it('a record found but missing what is printed is checked against the schema', () => {
+    const d = damaged((f) => {
+      const doc = JSON.parse(fs.readFileSync(f, 'utf8')) as { candidates: { profile: Record<string, unknown> }[] };
+      for (const c of doc.candidates) delete c.profile['scores'];
+      fs.writeFileSync(f, JSON.stringify(doc));
+    });
+    expectOneLineError(d, /candidate c-[0-9a-f]+ does not match schemas\/candidates\.schema\.json: \/profile must have required property 'scores'/);
+  });
+
+  it('a folder in its place', () => {
+    expectOneLineError(damaged((f) => { fs.rmSync(f); fs.mkdirSync(f); }), /candidates\.json is a folder, not a file/);
+  });
+
+  it.skipIf(process.platform === 'win32')('a symlink out of the dist', () => {
+    const outside = path.join(scratch, 'outside.json');
+    fs.writeFileSync(outside, fs.readFileSync(path.join(dist, 'candidates.json')));
+    expectOneLineError(damaged((f) => { fs.rmSync(f); fs.symlinkSync(outside, f); }), /candidates\.json leads outside the dist through a symbolic link/);
+  });
+
+  it('a file over 256 MiB (sparse: refused by its size, not read)', () => {
+    expectOneLineError(damaged((f) => fs.truncateSync(f, 256 * 1024 * 1024 + 1)), /candidates\.json is larger than 256 MiB/);
+  });
+
+  it('prints control characters from the record escaped', () => {
+    const d = damaged((f) => {
+      const doc = JSON.parse(fs.readFileSync(f, 'utf8')) as { candidates: { members: { heading: string | null }[] }[] };
+      for (const c of doc.candidates) for (const m of c.members) m.heading = 'Install\x1b[2J the\u0007 CLI';
+      fs.writeFileSync(f, JSON.stringify(doc));
+    });
+    const r = skillc(['explain', 'install-cli', '--dist', d]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(r.stdout).toContain('Install\\x1b[2J the\\x07 CLI');
+    // --json keeps the exact strings.
+    expect(skillc(['explain', 'install-cli', '--dist', d, '--json']).stdout).toContain('Install\\u001b[2J the\\u0007 CLI');
   });
 });

@@ -159,6 +159,14 @@ describe('a bad --dist', () => {
     expect(() => loadLintDist(d)).toThrow(`${path.join(d, 'contracts', 'store-crate.json')} is missing, but candidates.json auto-promotes contract store-crate`);
   });
 
+  it('a contract id leading out of the dist (read confined to it)', () => {
+    const d = copyOfDist('contract-outside');
+    const file = path.join(d, 'candidates.json');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll('"contract": "store-crate"', '"contract": "../../../../../../etc/passwd"'));
+    expect(() => loadLintDist(d)).toThrow(DistError);
+    expect(() => loadLintDist(d)).toThrow(/candidates\.json names contract file contracts\/(\.\.\/){6}etc\/passwd\.json for cluster c-[0-9a-f]+, which is outside the dist/);
+  });
+
   it('a candidates.json that is not JSON', () => {
     const d = copyOfDist('bad-json');
     fs.writeFileSync(path.join(d, 'candidates.json'), '{"schemaVersion": 1,');
