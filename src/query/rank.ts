@@ -130,14 +130,6 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
 }
 
 /**
- * Query words longer than this are kept as they are instead of stemmed. The Porter2 stemmer takes
- * time quadratic in a word's length (measured: 4,000 letters 0.27 s, 16,000 letters 2.4 s, 32,000
- * letters 8.8 s), so one long run of letters in a query would stall it; no such run is a word, and
- * its stem could only match the lexicon if a skill held the same run.
- */
-export const MAX_STEMMED_QUERY_WORD = 64;
-
-/**
  * Characters of a query that ranking reads; the rest is ignored. Term extraction costs about
  * 0.35 s per MB of distinct words (12.7 MB: 3.8 s), so a bound keeps one hostile query from
  * holding a retriever that serves others; no task description comes near it (and a command-line
@@ -147,7 +139,7 @@ export const MAX_RANKED_QUERY_CHARS = 100_000;
 
 /**
  * The query's distinct content terms, sorted: the build's tokenisation (text/tokens.ts) of its
- * first MAX_RANKED_QUERY_CHARS characters (without the word cut there), long runs unstemmed.
+ * first MAX_RANKED_QUERY_CHARS characters (without the word cut there).
  */
 export function queryTerms(query: string): string[] {
   let read = query;
@@ -158,7 +150,7 @@ export function queryTerms(query: string): string[] {
     read = query.slice(0, end);
   }
   const terms = new Set<string>();
-  for (const w of words(read)) if (isContentWord(w)) terms.add(w.length > MAX_STEMMED_QUERY_WORD ? w : stem(w));
+  for (const w of words(read)) if (isContentWord(w)) terms.add(stem(w));
   return [...terms].sort();
 }
 

@@ -94,7 +94,7 @@ describe('ranking a hostile query', () => {
   it('does not stem a 40,000-letter run (Porter2 is quadratic in word length: about 14 s)', () => {
     const started = performance.now();
     const ranking = retriever.rank(`${'a'.repeat(40_000)} intrusions`, 8);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(5_000); // a hang guard (the old code took 14 s), not a speed measurement
     expect(ranking.terms).toContain('intrus');
     expect(ranking.terms).toContain('a'.repeat(40_000));
   });
@@ -107,11 +107,11 @@ describe('ranking a hostile query', () => {
     expect(queryTerms('beaconing suspicious')).toEqual(['beacon', 'suspici']);
   });
 
-  it('answers a 1 MB query of distinct words in well under seconds', async () => {
+  it('answers a 1 MB query of distinct words without stalling', async () => {
     const words = Array.from({ length: 130_000 }, (_, i) => `x${((i * 2654435761) >>> 0).toString(36)}`).join(' ');
     const started = performance.now();
     const r = await retriever.query(`${WORDS}${words}`);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(5_000); // a hang guard (the old code took 14 s), not a speed measurement
     expect(r.terms.length).toBeLessThan(15_000);
   });
 });
