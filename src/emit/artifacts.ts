@@ -5,7 +5,7 @@
  */
 import type { BuildIR, CandidateRecord, Parent, SkillFileRef, Unit } from '../ir/types.js';
 import type { Diagnostic } from '../ir/diagnostics.js';
-import { jsonArtifact as json, type Artifact } from './json-artifact.js';
+import { jsonArtifact as json, jsonArtifactByItem, type Artifact } from './json-artifact.js';
 import type { RenderedLibrary } from './library.js';
 import { renderReportMarkdown, type BuildReport } from '../report/build-report.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
@@ -15,7 +15,7 @@ export type { Artifact };
 export const PARENTS_SCHEMA_VERSION = 1;
 
 /** parents.json: the parse IR in a form anyone can check for losslessness without skillc. */
-export function parentsDocument(ir: BuildIR): unknown {
+export function parentsDocument(ir: BuildIR): Readonly<Record<string, unknown>> {
   return {
     schemaVersion: PARENTS_SCHEMA_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
@@ -111,7 +111,7 @@ export function contractArtifacts(ir: BuildIR, library?: RenderedLibrary): Artif
 export function renderArtifacts(ir: BuildIR, report: BuildReport, diagnostics: readonly Diagnostic[], library?: RenderedLibrary): Artifact[] {
   return [
     ...(library?.artifacts ?? []),
-    json('parents.json', 'parents', parentsDocument(ir)),
+    jsonArtifactByItem('parents.json', 'parents', parentsDocument(ir), 'parents'),
     ...(ir.clusters ? [json('candidates.json', 'candidates', candidatesDocument(ir))] : []),
     ...contractArtifacts(ir, library),
     json('report.json', 'report', report),

@@ -121,7 +121,7 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[]): void 
         made.add(dir);
       }
       if ('content' in a) {
-        io('write', target, () => fs.writeFileSync(target, a.content, { flag: 'wx' }));
+        io('write', target, () => writeContent(target, a.content));
         if (a.mode !== undefined) io('set the mode of', target, () => fs.chmodSync(target, a.mode! & 0o777));
       } else if ('symlink' in a) {
         io('create the link', target, () => fs.symlinkSync(a.symlink, target));
@@ -150,6 +150,20 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[]): void 
   }
   if (aside) fs.rmSync(aside, { recursive: true, force: true });
   fs.rmSync(lock, { force: true });
+}
+
+/** A new file with the content, given whole or as pieces written one after another. */
+function writeContent(target: string, content: string | Uint8Array | readonly string[]): void {
+  if (typeof content === 'string' || content instanceof Uint8Array) {
+    fs.writeFileSync(target, content, { flag: 'wx' });
+    return;
+  }
+  const fd = fs.openSync(target, 'wx');
+  try {
+    for (const piece of content) fs.writeSync(fd, piece);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function takeLock(lock: string, outDir: string): void {

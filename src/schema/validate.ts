@@ -47,3 +47,15 @@ export function validateAgainst(name: SchemaName, data: unknown): SchemaCheck {
 function formatError(e: ErrorObject): string {
   return `${e.instancePath || '/'} ${e.message ?? e.keyword}`;
 }
+
+/** Checks each element of the top-level array `key` against that property's `items` schema. */
+export function validateItemsAgainst(name: SchemaName, key: string, items: readonly unknown[]): SchemaCheck {
+  validator(name);
+  const schema = JSON.parse(fs.readFileSync(schemaPath(name), 'utf8')) as { $id: string };
+  const v = ajv!.getSchema(`${schema.$id}#/properties/${key}/items`);
+  if (!v) throw new Error(`internal: schemas/${name}.schema.json has no items schema for ${key}`);
+  for (const [i, item] of items.entries()) {
+    if (!(v(item) as boolean)) return { valid: false, errors: (v.errors ?? []).slice(0, 20).map((e) => `/${key}/${i}${formatError(e)}`) };
+  }
+  return { valid: true, errors: [] };
+}

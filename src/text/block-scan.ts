@@ -30,21 +30,52 @@ interface OpenFence extends FenceOpening {
 /** Lines longer than this are not searched for inline code and links (a single 10 MB line stays linear, but is not prose). */
 const MAX_INLINE_LINE = 64 * 1024;
 
-export function scanUnits(parentPath: string, text: string, bodyStart: number, lines: LineIndex): SplitUnits {
-  const headings: Heading[] = [];
+/**
+ * At most this many units, and this many code blocks, inline code spans, links and list items,
+ * are recorded for one body. Memory and the size of what is emitted then stay bounded whatever the
+ * file holds (2 million one-line sections once made parents.json longer than V8's longest string);
+ * no real skill comes near (the corpora's largest has 232 units). Past the unit cap, the deepest
+ * heading level still present stops starting units (so the outline keeps its top), and past that
+ * the first headings win; past an item cap, later items are not recorded. The unit texts still
+ * partition the body, so nothing of it is lost.
+ */
+export const MAX_SCANNED_UNITS = 2000;
+export const MAX_SCANNED_ITEMS = 20_000;
+
+export interface ScannedUnits extends SplitUnits {
+  /** What the caps left out, in words (e.g. "only the first 20000 links were recorded"), or null. */
+  readonly capped: string | null;
+}
+
+export function scanUnits(parentPath: string, text: string, bodyStart: number, lines: LineIndex): ScannedUnits {
+  let headings: Heading[] = [];
   const codeBlocks: CodeBlock[] = [];
   const inlineCode: InlineCode[] = [];
   const links: Link[] = [];
   const bullets: Bullet[] = [];
   const unclosedFences: UnclosedFence[] = [];
+  const items = new ItemCap();
+  let headingsSeen = 0;
+  let deepestLevel = 6;
+  const addHeading = (h: Heading): void => {
+    headingsSeen++;
+    if (h.level > deepestLevel) return;
+    // Units are the preamble plus one per heading kept.
+    while (headings.length >= MAX_SCANNED_UNITS - 1 && deepestLevel > 1) {
+      deepestLevel--;
+      headings = headings.filter((x) => x.level <= deepestLevel);
+    }
+    if (h.level <= deepestLevel && headings.length < MAX_SCANNED_UNITS - 1) headings.push(h);
+  };
   /** Marker columns of the open list levels (for a list item's depth). */
   const listColumns: number[] = [];
   let fence: OpenFence | null = null;
   let paragraph: { start: number; lines: number } | null = null;
 
   const finishFence = (f: OpenFence, end: number, closed: boolean): void => {
+    if (!closed && items.room(unclosedFences, 'unclosed fences')) unclosedFences.push({ offset: f.start, fence: f.char.repeat(f.length) });
+    if (!items.room(codeBlocks, 'code blocks')) return;
     codeBlocks.push({ lang: f.info === '' ? null : f.info.split(/[ \t]/)[0]!, meta: /[ \t]/.test(f.info) ? f.info.slice(f.info.search(/[ \t]/)).trim() : null, value: f.lines.join('\n'), fenced: true, closed, start: f.start, end, line: lines.position(f.start).line });
-    if (!closed) unclosedFences.push({ offset: f.start, fence: f.char.repeat(f.length) });
   };
 
   let lastEnd = bodyStart;
@@ -83,15 +114,15 @@ export function scanUnits(parentPath: string, text: string, bodyStart: number, l
     const topLevel = prefix.quoteMarkers === 0 && prefix.listMarkers === 0 && prefix.indent < 4;
     const atx = topLevel ? /^(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(rest) : null;
     if (atx) {
-      headings.push({ start: line.start, level: atx[1]!.length, title: collapse(atx[2] ?? '') });
-      scanInline(text, line.start + prefix.length + atx[1]!.length, line.end, lines, inlineCode, links);
+      addHeading({ start: line.start, level: atx[1]!.length, title: collapse(atx[2] ?? '') });
+      scanInline(text, line.start + prefix.length + atx[1]!.length, line.end, lines, inlineCode, links, items);
       paragraph = null;
       listColumns.length = 0;
       continue;
     }
     const setext = topLevel && paragraph !== null && paragraph.lines > 0 ? /^(=+|-+)[ \t]*$/.exec(rest) : null;
     if (setext && paragraph) {
-      headings.push({ start: paragraph.start, level: setext[1]![0] === '=' ? 1 : 2, title: collapse(text.slice(paragraph.start, line.start)) });
+      addHeading({ start: paragraph.start, level: setext[1]![0] === '=' ? 1 : 2, title: collapse(text.slice(paragraph.start, line.start)) });
       paragraph = null;
       continue;
     }
@@ -101,7 +132,7 @@ export function scanUnits(parentPath: string, text: string, bodyStart: number, l
       listColumns.push(column);
       const start = line.start + prefix.markerIndex;
       const task = /^\[([ xX])\][ \t]+/.exec(rest);
-      bullets.push({
+      if (items.room(bullets, 'list items')) bullets.push({
         ordered: prefix.orderedNumber !== null,
         number: prefix.orderedNumber,
         depth: listColumns.length + prefix.listMarkers - 1,
@@ -117,14 +148,30 @@ export function scanUnits(parentPath: string, text: string, bodyStart: number, l
     }
     const definition = /^\[([^\]\n]{1,999})\]:[ \t]*<?([^\s>]+)>?/.exec(rest);
     if (definition) {
-      links.push({ url: definition[2]!, text: definition[1]!, kind: 'definition', start: line.start + prefix.length, line: lines.position(line.start).line });
+      if (items.room(links, 'links')) links.push({ url: definition[2]!, text: definition[1]!, kind: 'definition', start: line.start + prefix.length, line: lines.position(line.start).line });
     } else {
-      scanInline(text, line.start + prefix.length, line.end, lines, inlineCode, links);
+      scanInline(text, line.start + prefix.length, line.end, lines, inlineCode, links, items);
     }
     if (prefix.listMarkers === 0) paragraph = paragraph ? { start: paragraph.start, lines: paragraph.lines + 1 } : { start: line.start, lines: 1 };
   }
   if (fence) finishFence(fence, lastEnd, false);
-  return { units: unitsOf(parentPath, text, bodyStart, lines, headings, { codeBlocks, inlineCode, links, bullets }), unclosedFences };
+  const notes = items.dropped();
+  if (headingsSeen > headings.length) notes.unshift(`${headings.length + 1} units for ${headingsSeen} headings${deepestLevel < 6 ? ` (headings deeper than level ${deepestLevel} do not start units)` : ''}`);
+  return { units: unitsOf(parentPath, text, bodyStart, lines, headings, { codeBlocks, inlineCode, links, bullets }), unclosedFences, capped: notes.length ? `only ${notes.join(', ')} were recorded` : null };
+}
+
+/** Counts what MAX_SCANNED_ITEMS turned away, per kind of item. */
+class ItemCap {
+  private readonly over = new Map<string, number>();
+  /** Whether `list` may take one more item; counts the refusal otherwise. */
+  room(list: readonly unknown[], kind: string): boolean {
+    if (list.length < MAX_SCANNED_ITEMS) return true;
+    this.over.set(kind, (this.over.get(kind) ?? 0) + 1);
+    return false;
+  }
+  dropped(): string[] {
+    return [...this.over].map(([kind, n]) => `the first ${MAX_SCANNED_ITEMS} of ${MAX_SCANNED_ITEMS + n} ${kind}`);
+  }
 }
 
 function unitsOf(parentPath: string, text: string, bodyStart: number, lines: LineIndex, headings: readonly Heading[], all: { codeBlocks: CodeBlock[]; inlineCode: InlineCode[]; links: Link[]; bullets: Bullet[] }): Unit[] {
@@ -174,7 +221,7 @@ function unitsOf(parentPath: string, text: string, bodyStart: number, lines: Lin
  * length (CommonMark's rule), found through a per-length queue so the line is read once; links are
  * `[text](url)`, `![alt](url)` and `<scheme:…>` outside code spans.
  */
-function scanInline(text: string, from: number, to: number, lines: LineIndex, inlineCode: InlineCode[], links: Link[]): void {
+function scanInline(text: string, from: number, to: number, lines: LineIndex, inlineCode: InlineCode[], links: Link[], items: ItemCap): void {
   if (to - from > MAX_INLINE_LINE) return;
   const line = text.slice(from, to);
   const runs: { at: number; length: number }[] = [];
@@ -204,7 +251,7 @@ function scanInline(text: string, from: number, to: number, lines: LineIndex, in
     let value = line.slice(r.at + r.length, close.at).replace(/\r\n|\r|\n/g, ' ');
     if (value.length > 2 && value.startsWith(' ') && value.endsWith(' ') && value.trim() !== '') value = value.slice(1, -1);
     const start = from + r.at;
-    inlineCode.push({ value, start, line: lines.position(start).line });
+    if (items.room(inlineCode, 'inline code spans')) inlineCode.push({ value, start, line: lines.position(start).line });
     spans.push([r.at, close.at + close.length]);
     k = same[c]!;
   }
@@ -217,6 +264,7 @@ function scanInline(text: string, from: number, to: number, lines: LineIndex, in
   for (let m = linkPattern.exec(line); m; m = linkPattern.exec(line)) {
     if (spans.length > 0 && inSpan(m.index)) continue;
     const start = from + m.index;
+    if (!items.room(links, 'links')) continue;
     if (m[4] !== undefined) links.push({ url: m[4], text: m[4], kind: 'link', start, line: lines.position(start).line });
     else links.push({ url: m[3]!, text: collapse(m[2]!), kind: m[1] ? 'image' : 'link', start, line: lines.position(start).line });
   }

@@ -49,7 +49,10 @@ export interface BodyUnits extends SplitUnits {
  */
 export function unitsOfBody(parentPath: string, text: string, bodyStart: number, lines: LineIndex, options: { gfm?: boolean } = {}): BodyUnits {
   const bounded = assessParseBudget(text, bodyStart, options);
-  if (bounded) return { ...scanUnits(parentPath, text, bodyStart, lines), bounded };
+  if (bounded) {
+    const { units, unclosedFences, capped } = scanUnits(parentPath, text, bodyStart, lines);
+    return { units, unclosedFences, bounded: capped ? { ...bounded, detail: `${bounded.detail}; ${capped}` } : bounded };
+  }
   return { ...splitUnits(parentPath, text, bodyStart, parseMarkdown(text, options), lines), bounded: null };
 }
 

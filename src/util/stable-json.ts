@@ -7,6 +7,34 @@ export function stableStringify(value: unknown, indent = 2): string {
   return serialise(value, indent, '') + '\n';
 }
 
+/**
+ * The same bytes as stableStringify(doc, indent), as pieces: the elements of the array doc[key]
+ * each on their own, the rest of the document around them. A document whose text would pass V8's
+ * longest string (about 512 MiB; a library with a pathological skill gets there) is then never
+ * one string. `items` are the element texts, for checking each on its own.
+ */
+export function stableStringifyPieces(doc: Readonly<Record<string, unknown>>, key: string, indent = 2): { pieces: string[]; items: string[]; frame: string } {
+  const list = doc[key];
+  if (!Array.isArray(list)) throw new TypeError(`stableStringifyPieces: ${key} is not an array`);
+  // With indentation, only a top-level key starts a line at one indent: the array is found unambiguously.
+  if (indent < 1) throw new RangeError('stableStringifyPieces needs an indented document');
+  const frame = stableStringify({ ...doc, [key]: [] }, indent);
+  const inner = ' '.repeat(indent);
+  const itemPad = inner + inner;
+  const items = list.map((v) => serialise(v, indent, itemPad));
+  if (items.length === 0) return { pieces: [frame], items, frame };
+  const nl = '\n';
+  const empty = `${JSON.stringify(key)}: []`;
+  const at = frame.indexOf(`${nl}${inner}${empty}`);
+  if (at < 0) throw new Error(`stableStringifyPieces: ${key} not found at the top of the document`);
+  const head = frame.slice(0, at + nl.length + inner.length + empty.length - 1);
+  const tail = frame.slice(at + nl.length + inner.length + empty.length - 1);
+  const pieces: string[] = [head + nl];
+  items.forEach((item, i) => pieces.push(itemPad + item + (i + 1 < items.length ? ',' + nl : nl)));
+  pieces.push(inner + tail);
+  return { pieces, items, frame };
+}
+
 function serialise(value: unknown, indent: number, pad: string): string {
   if (value === null || value === undefined) return 'null';
   switch (typeof value) {

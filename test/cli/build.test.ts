@@ -94,6 +94,20 @@ describe('skillc build on a library with bad input', () => {
     expect(report.library).toMatchObject({ skillsFound: 2, parsed: 1, skipped: 1, skippedByCode: { SKC108: 1 } });
   });
 
+  it('builds an 8 MB SKILL.md of two million one-line sections (parents.json once passed V8\'s longest string)', () => {
+    const dir = scratchDir('many-sections');
+    writeTree(dir, { 'lib/many/SKILL.md': skill('many', '# a\n'.repeat(2_000_000)) });
+    const r = skillc(['build', path.join(dir, 'lib'), '-o', path.join(dir, 'out'), '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const diags = JSON.parse(r.stdout) as { code: string; message: string }[];
+    expect(diags.find((d) => d.code === 'SKC122')?.message).toMatch(/only 2000 units for 2000001 headings/);
+    const parents = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'parents.json'), 'utf8')) as { parents: { units: { text: string }[]; frontmatter: { raw: string } }[] };
+    const p = parents.parents[0]!;
+    expect(p.units.length).toBe(2000);
+    // Nothing lost: frontmatter and unit texts still make the whole file.
+    expect(p.frontmatter.raw + p.units.map((u) => u.text).join('')).toBe(fs.readFileSync(path.join(dir, 'lib/many/SKILL.md'), 'utf8'));
+  }, 60_000);
+
   it('counts tokens of a skill that quotes special-token text such as <|endoftext|> (gpt-tokenizer threw on it)', () => {
     const dir = scratchDir('special-tokens');
     writeTree(dir, { 'lib/tokens/SKILL.md': skill('tokens', 'Documents end with `<|endoftext|>`; chats use `<|im_start|>` and `<|im_end|>`.') });

@@ -112,9 +112,9 @@ describe('replacing a dist', () => {
   it('a killed build leaves the old or the new dist whole; the next build cleans up and puts a set-aside dist back', async () => {
     const box = scratchDir('atomic');
     const lib = path.join(box, 'lib');
-    // Enough bytes that writing the dist takes a while: 40 skills with a 2 MiB asset each.
+    // Enough bytes that writing the dist takes a while: 24 skills with a 2 MiB asset each.
     const files: Record<string, string | Uint8Array> = {};
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < 24; i++) {
       files[`s${i}/SKILL.md`] = skillText(`s${i}`, `Run \`python scripts/run.py --input data.csv\` to process batch ${i}.`);
       files[`s${i}/assets/blob.bin`] = crypto.randomBytes(2 * 1024 * 1024);
     }
@@ -136,11 +136,13 @@ describe('replacing a dist', () => {
     fs.writeFileSync(path.join(lib, 's0', 'SKILL.md'), skillText('s0', 'Changed: run `python scripts/run.py --input other.csv` now.'));
 
     const siblings = () => fs.readdirSync(box).filter((n) => n.startsWith('.dist.skillc-'));
-    for (const [signal, share] of [['SIGKILL', 0.55], ['SIGKILL', 0.7], ['SIGKILL', 0.8], ['SIGKILL', 0.9], ['SIGINT', 0.75], ['SIGTERM', 0.85]] as const) {
+    for (const [signal, share] of [['SIGKILL', 0.6], ['SIGKILL', 0.8], ['SIGKILL', 0.95], ['SIGINT', 0.85]] as const) {
       const child = spawn(process.execPath, [BIN, 'build', lib, '-o', out, '-q', '--no-progress'], { cwd: box, stdio: 'ignore' });
+      // Listen at once: on a quiet machine the build may end before the signal is sent.
+      const closed = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
       await new Promise((r) => setTimeout(r, duration * share));
       child.kill(signal);
-      const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+      const code = await closed;
       const present = fs.existsSync(out) ? fingerprint(out) : null;
       if (present !== null) {
         expect([oldPrint, newPrint], `${signal} at ${share}`).toContain(present);
@@ -167,7 +169,7 @@ describe('replacing a dist', () => {
       }
       expect(fingerprint(out)).toBe(oldPrint);
     }
-  }, 120_000);
+  }, 300_000);
 
   it('an input that changed since it was read fails the write, and the old dist stays', () => {
     const box = scratchDir('changed');

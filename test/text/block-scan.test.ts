@@ -83,3 +83,27 @@ describe('unitsOfBody', () => {
     expect(r.units.map((u) => u.text).join('')).toBe(text);
   });
 });
+
+describe('scanUnits caps', () => {
+  it('keeps at most MAX_SCANNED_UNITS units, dropping the deepest heading level first, and still partitions the body', async () => {
+    const { MAX_SCANNED_UNITS } = await import('../../src/text/block-scan.js');
+    const body = Array.from({ length: 1500 }, (_, i) => `# Part ${i}\n\ntext\n\n## Detail ${i}\n\nmore\n\n`).join('');
+    const s = scan(body);
+    expect(s.units.length).toBeLessThanOrEqual(MAX_SCANNED_UNITS);
+    expect(s.units.map((u) => u.text).join('')).toBe(body);
+    // The 1,500 level-1 headings fit: every unit after the preamble starts at one of them.
+    expect(s.units.slice(1).every((u) => u.level === 1)).toBe(true);
+    expect(s.units).toHaveLength(1501);
+    expect(s.capped).toBe('only 1501 units for 3000 headings (headings deeper than level 1 do not start units) were recorded');
+  });
+
+  it('records at most MAX_SCANNED_ITEMS links and inline code spans, and says how many there were', async () => {
+    const { MAX_SCANNED_ITEMS } = await import('../../src/text/block-scan.js');
+    const body = '# T\n\n' + '`x` [a](b)\n'.repeat(MAX_SCANNED_ITEMS + 5);
+    const s = scan(body);
+    expect(s.units.flatMap((u) => u.links)).toHaveLength(MAX_SCANNED_ITEMS);
+    expect(s.units.flatMap((u) => u.inlineCode)).toHaveLength(MAX_SCANNED_ITEMS);
+    expect(s.capped).toBe(`only the first ${MAX_SCANNED_ITEMS} of ${MAX_SCANNED_ITEMS + 5} inline code spans, the first ${MAX_SCANNED_ITEMS} of ${MAX_SCANNED_ITEMS + 5} links were recorded`);
+    expect(s.units.map((u) => u.text).join('')).toBe(body);
+  });
+});
