@@ -57,14 +57,15 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     err(`skillc build: ${escapeInline(message)}\n`);
     return 2;
   };
-  // What an interrupted build left next to the output goes first (an old dist set aside comes back).
-  for (const line of recoverOutput(opts.out)) err(`skillc build: ${escapeInline(line)}\n`);
   try {
     checkOutputDir(opts.out, opts.force === true, { library });
   } catch (e) {
     if (e instanceof OutputRefusedError) return fail(e.message);
     throw e;
   }
+  // Then what an interrupted build left next to the output (an old dist set aside comes back);
+  // the output is checked again before it is replaced.
+  for (const line of recoverOutput(opts.out)) err(`skillc build: ${escapeInline(line)}\n`);
 
   let policy: Policy;
   try {
@@ -120,13 +121,15 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     throw e;
   }
   const signals = deferSignals();
+  let tidy: string[];
   try {
-    writeDist(opts.out, artifacts);
+    tidy = writeDist(opts.out, artifacts);
   } catch (e) {
     await signals.release();
     if (e instanceof OutputWriteError || e instanceof InputChangedError) return fail(`${e.message}; ${opts.out} was left as it was`);
     throw e;
   }
+  for (const line of tidy) err(`skillc build: ${escapeInline(line)}\n`);
   const interrupted = await signals.release();
   if (interrupted) {
     err(`skillc build: ${interrupted} received while writing ${escapeInline(opts.out)}; the dist was finished first and is complete\n`);
@@ -176,7 +179,10 @@ function deferSignals(): { release(): Promise<NodeJS.Signals | null> } {
   for (const n of names) process.on(n, handler);
   return {
     async release() {
-      await new Promise((resolve) => setImmediate(resolve));
+      // A signal that arrived during the synchronous write waits in libuv's signal pipe, which is
+      // read in the poll phase. One setImmediate can run before the next poll (when this code runs
+      // in a poll callback); the second one runs after it, so the signal has been seen by then.
+      await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
       for (const n of names) process.off(n, handler);
       return seen;
     },

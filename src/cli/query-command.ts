@@ -6,12 +6,18 @@
  * bundle, an edge to an unknown node) is one line on stderr, `skillc query: <why>`, and exit 2:
  * the dist is input, and its problems are the user's to fix, not internal errors. Paths and names
  * in that line come from the dist, so their control characters are shown escaped.
+ *
+ * The markdown answer is what an agent reads, so it is written as the bundles are, byte for byte,
+ * to a pipe or a file. On a terminal a person reads it, and a skill's body could hold escape
+ * sequences (clear the screen, retitle the window, hide lines): there it is shown through
+ * escapeBlock, as `ls` quotes file names only on a terminal.
  */
 import fs from 'node:fs';
 import { openRetriever } from '../query/retriever.js';
 import { IndexError } from '../query/graph-index.js';
 import { renderQueryJson, renderQueryMarkdown } from '../query/render.js';
-import { escapeInline } from '../text/terminal.js';
+import { escapeBlock, escapeInline } from '../text/terminal.js';
+import { errnoText } from '../util/errno.js';
 import { DistReadError } from '../util/confined-read.js';
 
 export interface QueryCommandOptions {
@@ -40,9 +46,9 @@ export async function runQuery(task: string, opts: QueryCommandOptions): Promise
     try {
       fs.writeFileSync(opts.outputFile, text);
     } catch (err) {
-      process.stderr.write(`skillc query: cannot write ${escapeInline(opts.outputFile)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+      process.stderr.write(`skillc query: cannot write ${escapeInline(opts.outputFile)}: ${errnoText(err)}\n`);
       return 2;
     }
-  } else process.stdout.write(text);
+  } else process.stdout.write(process.stdout.isTTY === true && opts.format === 'md' ? escapeBlock(text) : text);
   return status === 'ok' ? 0 : 1;
 }

@@ -2,20 +2,23 @@
  * The only code that writes build output, and how it replaces an old dist without a moment where
  * neither the old nor the new one is whole:
  *
- * 1. the new dist is written into a sibling `.<name>.skillc-new-<pid>-<random>` (folders made with
- *    the umask; copied files keep the input's permission bits; large files are copied in chunks,
- *    never held in memory, with their SHA-256 checked against the one taken when the library was
- *    read, so a file changed during the build fails it instead of slipping in);
- * 2. the old dist, if any, is renamed aside to `.<name>.skillc-old-<pid>-<random>`;
- * 3. the new one is renamed into place; 4. the old one is removed.
+ * 1. the new dist is written into a sibling `.<name>.skillc-new-<pid>-<random>`, marked
+ *    INCOMPLETE from its first moment (folders made with the umask; copied files keep the input's
+ *    permission bits; large files are copied in chunks, never held in memory, with their SHA-256
+ *    checked against the one taken when the library was read, so a file changed during the build
+ *    fails it instead of slipping in);
+ * 2. the old output, if any, is marked SET_ASIDE and renamed to `.<name>.skillc-old-<pid>-<random>`;
+ * 3. the new one is renamed into place and its INCOMPLETE marker removed;
+ * 4. the old one is marked DISCARD and removed, its marker last.
  *
  * A rename is atomic, so at every instant the output path holds the old or the new dist, except
  * between 2 and 3, when the old one is whole aside. A process killed outright (SIGKILL, power loss)
- * leaves siblings that the next build on the same output cleans up (recoverOutput): a partial new
- * one is removed, and an old one aside is put back if the output path is empty. The write is
- * synchronous on purpose: SIGINT and SIGTERM handlers, installed by the caller around it, then
- * run only after it, so an interrupt never lands mid-replace. A lock file next to the output keeps
- * two builds from replacing the same folder at once.
+ * leaves siblings that the next build on the same output cleans up (recoverOutput), going by the
+ * markers only, so a folder that merely has such a name is never touched: a partial new one is
+ * removed, one being discarded is removed, and one set aside is put back if the output path is
+ * empty. The write is synchronous on purpose: SIGINT and SIGTERM handlers, installed by the caller
+ * around it, then run only after it, so an interrupt never lands mid-replace. A lock file next to
+ * the output keeps two builds from replacing the same folder at once.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -23,6 +26,7 @@ import path from 'node:path';
 import type { Artifact } from './artifacts.js';
 import { DIST_ENTRIES } from './artifacts.js';
 import { errnoText } from '../util/errno.js';
+import { openRegular } from '../util/open-regular.js';
 
 /** A problem writing the output (permissions, space, a concurrent build): one line, exit 2. */
 export class OutputWriteError extends Error {}
@@ -31,6 +35,35 @@ export class InputChangedError extends Error {}
 
 const CHUNK = 1024 * 1024;
 const ZEROS = Buffer.alloc(CHUNK);
+/**
+ * Written first into a new dist and removed just before it is renamed into place: a `new-` sibling
+ * holding it is a partial dist of skillc's own, which recovery may remove. A folder that merely
+ * has such a name (a library's own folder, say) is never touched.
+ */
+export const INCOMPLETE_MARKER = '.skillc-incomplete';
+/**
+ * Written into the old dist once it is set aside and the new one is in place, before anything of
+ * it is deleted: an `old-` sibling holding it is being discarded, and recovery finishes removing
+ * it rather than putting back what may be half of it.
+ */
+export const DISCARD_MARKER = '.skillc-discard';
+/**
+ * Written into the old dist just before it is renamed aside: an `old-` sibling holding it (and no
+ * DISCARD_MARKER) is a whole previous output that the next build puts back if the new one never
+ * arrived, whatever it is (a --force build may set aside a folder that is not a dist).
+ */
+export const SET_ASIDE_MARKER = '.skillc-set-aside';
+/** The markers, which a dist folder may hold for a moment (see output-guard.ts distProblem). */
+export const MARKERS: ReadonlySet<string> = new Set([INCOMPLETE_MARKER, DISCARD_MARKER, SET_ASIDE_MARKER]);
+
+/**
+ * Removes a folder skillc made, its marker file last: killed at any moment, what is left still
+ * carries the marker, so the next build's recovery knows it for skillc's own.
+ */
+function removeMarkedTree(dir: string, marker: string): void {
+  for (const name of fs.readdirSync(dir)) if (name !== marker) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+  fs.rmSync(dir, { recursive: true, force: true });
+}
 
 function sibling(abs: string, kind: 'new' | 'old' | 'lock'): string {
   const base = `.${path.basename(abs)}.skillc-${kind}`;
@@ -62,6 +95,18 @@ export function recoverOutput(outDir: string): string[] {
     return [];
   }
   const said: string[] = [];
+  const lockFile = path.join(parent, `${prefix}lock`);
+  const lockPid = Number.parseInt(readSmall(lockFile), 10);
+  // A build that is running owns everything here.
+  if (Number.isInteger(lockPid) && lockPid > 0 && alive(lockPid)) return said;
+  // Markers left in the output itself by a build killed next to a rename: the folder is whole.
+  for (const marker of [INCOMPLETE_MARKER, SET_ASIDE_MARKER]) {
+    try {
+      if (fs.lstatSync(path.join(abs, marker)).isFile()) fs.unlinkSync(path.join(abs, marker));
+    } catch {
+      // None there.
+    }
+  }
   const pattern = /^(new|old)-(\d+)-[0-9a-f]{8}$/;
   for (const name of names.sort()) {
     if (!name.startsWith(prefix)) continue;
@@ -69,20 +114,33 @@ export function recoverOutput(outDir: string): string[] {
       const lock = path.join(parent, name);
       const pid = Number.parseInt(readSmall(lock), 10);
       if (!(Number.isInteger(pid) && pid > 0 && alive(pid))) {
-        fs.rmSync(lock, { force: true });
-        said.push(`removed ${name}, the lock of an interrupted build`);
+        try {
+          fs.unlinkSync(lock);
+          said.push(`removed ${name}, the lock of an interrupted build`);
+        } catch (err) {
+          said.push(`could not remove ${name}, the lock of an interrupted build: ${errnoText(err)}`);
+        }
       }
       continue;
     }
     const m = pattern.exec(name.slice(prefix.length));
     if (!m || alive(Number(m[2]))) continue;
     const p = path.join(parent, name);
+    // Only what skillc provably made: each kind of leftover carries its marker (see above).
+    if (!isRealFolder(p)) continue;
+    const has = (marker: string) => fs.existsSync(path.join(p, marker));
+    const partial = m[1] === 'new' && has(INCOMPLETE_MARKER);
+    const discarded = m[1] === 'old' && has(DISCARD_MARKER);
+    const setAside = m[1] === 'old' && !discarded && has(SET_ASIDE_MARKER);
+    if (!partial && !discarded && !setAside) continue;
     try {
-      if (m[1] === 'old' && !fs.existsSync(abs)) {
+      if (setAside && !fs.existsSync(abs)) {
         fs.renameSync(p, abs);
-        said.push(`restored ${outDir} from ${name}, the previous dist an interrupted build had set aside`);
+        fs.unlinkSync(path.join(abs, SET_ASIDE_MARKER));
+        said.push(`restored ${outDir} from ${name}, the previous output an interrupted build had set aside`);
       } else {
-        fs.rmSync(p, { recursive: true, force: true });
+        if (setAside) fs.writeFileSync(path.join(p, DISCARD_MARKER), `${process.pid}\n`);
+        removeMarkedTree(p, partial ? INCOMPLETE_MARKER : DISCARD_MARKER);
         said.push(`removed ${name}, left by an interrupted build`);
       }
     } catch (err) {
@@ -92,7 +150,21 @@ export function recoverOutput(outDir: string): string[] {
   return said;
 }
 
-export function writeDist(outDir: string, artifacts: readonly Artifact[]): void {
+/** lstat: a link named like a leftover is not followed. */
+function isRealFolder(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes the dist; returns warnings about what could not be tidied after the new dist was in place
+ * (the previous dist set aside that could not be removed): the build succeeded, but the user
+ * should know what is left next to the output.
+ */
+export function writeDist(outDir: string, artifacts: readonly Artifact[]): string[] {
   const abs = path.resolve(outDir);
   for (const a of artifacts) {
     if (!DIST_ENTRIES.has(a.path.split('/')[0]!)) throw new Error(`internal: artifact ${a.path} is outside the entries a dist may hold (emit/artifacts.ts DIST_ENTRIES)`);
@@ -112,6 +184,7 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[]): void 
   let aside: string | null = null;
   try {
     io('create the folder', tmp, () => fs.mkdirSync(tmp));
+    io('write', path.join(tmp, INCOMPLETE_MARKER), () => fs.writeFileSync(path.join(tmp, INCOMPLETE_MARKER), `${process.pid}\n`, { flag: 'wx' }));
     const made = new Set<string>([tmp]);
     for (const a of artifacts) {
       const target = path.join(tmp, ...a.path.split('/'));
@@ -131,25 +204,52 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[]): void 
     }
     if (fs.existsSync(abs)) {
       const old = sibling(abs, 'old');
+      io('mark the old output at', abs, () => fs.writeFileSync(path.join(abs, SET_ASIDE_MARKER), `${process.pid}\n`));
       io('move aside the old output', abs, () => fs.renameSync(abs, old));
       aside = old;
     }
     io('move the new output into place at', abs, () => fs.renameSync(tmp, abs));
+    // From here the new dist is in place: what follows is tidying, never a reason to fail.
+    removeQuietly(path.join(abs, INCOMPLETE_MARKER));
   } catch (err) {
-    fs.rmSync(tmp, { recursive: true, force: true });
-    // Put the old dist back if it was set aside and the new one never arrived.
+    try {
+      removeMarkedTree(tmp, INCOMPLETE_MARKER);
+    } catch {
+      // Marked as partial: the next build's recovery removes it.
+    }
+    // Put the old output back if it was set aside and the new one never arrived.
     if (aside && !fs.existsSync(abs)) {
       try {
         fs.renameSync(aside, abs);
+        removeQuietly(path.join(abs, SET_ASIDE_MARKER));
       } catch {
-        // Left aside; the next build's recoverOutput puts it back.
+        // Left aside, marked; the next build's recoverOutput puts it back.
       }
+    } else if (!aside) {
+      removeQuietly(path.join(abs, SET_ASIDE_MARKER));
     }
-    fs.rmSync(lock, { force: true });
+    removeQuietly(lock);
     throw err;
   }
-  if (aside) fs.rmSync(aside, { recursive: true, force: true });
-  fs.rmSync(lock, { force: true });
+  const warnings: string[] = [];
+  if (aside) {
+    try {
+      fs.writeFileSync(path.join(aside, DISCARD_MARKER), `${process.pid}\n`);
+      removeMarkedTree(aside, DISCARD_MARKER);
+    } catch (err) {
+      warnings.push(`the new dist is in place, but the previous one, set aside at ${aside}, could not be removed (${errnoText(err)}); remove it by hand`);
+    }
+  }
+  removeQuietly(lock);
+  return warnings;
+}
+
+function removeQuietly(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch {
+    // A lock that cannot be removed is stale once this process ends; the next build says so.
+  }
 }
 
 /** A new file with the content, given whole or as pieces written one after another. */
@@ -175,7 +275,11 @@ function takeLock(lock: string, outDir: string): void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new OutputWriteError(`cannot create ${lock}: ${errnoText(err)}`);
       const pid = Number.parseInt(readSmall(lock), 10);
       if (Number.isInteger(pid) && pid > 0 && alive(pid)) throw new OutputWriteError(`another skillc build (process ${pid}) is writing ${outDir}; wait for it, or remove ${lock} if that process is not skillc`);
-      fs.rmSync(lock, { force: true });
+      try {
+        fs.unlinkSync(lock);
+      } catch (e) {
+        throw new OutputWriteError(`cannot remove the stale lock ${lock}: ${errnoText(e)}`);
+      }
     }
   }
   throw new OutputWriteError(`cannot take the lock ${lock}`);
@@ -197,13 +301,12 @@ function readSmall(file: string): string {
 function copyVerified(from: string, to: string, sha256: string, mode: number | undefined): void {
   let input: number;
   try {
-    input = fs.openSync(from, 'r');
+    input = openRegular(from);
   } catch (err) {
     throw new InputChangedError(`${from} changed while the build was running (${errnoText(err)}); build again`);
   }
   let output: number | undefined;
   try {
-    if (!fs.fstatSync(input).isFile()) throw new InputChangedError(`${from} changed while the build was running (it is no longer a regular file); build again`);
     try {
       output = fs.openSync(to, 'wx');
     } catch (err) {

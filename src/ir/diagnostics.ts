@@ -62,6 +62,9 @@ export const DIAGNOSTIC_CODES = {
   'parse-bounded': { code: 'SKC122', severity: 'warning', description: 'The markdown is too large, too deeply nested or too costly for the full parser (whose work grows faster than the file on such input); it was split into units by a line-level scan instead (headings, fences, links and list items with exact offsets), is copied through unchanged and takes no part in contract mining.' },
   'large-file-not-scanned': { code: 'SKC123', severity: 'warning', description: 'A script or reference is larger than skillc reads as text (8 MiB); it is hashed and copied to the dist in chunks, but its text was not scanned for risky calls.' },
   'nested-skill': { code: 'SKC121', severity: 'info', description: 'A skill folder lies inside another skill; its files belong to the inner skill only.' },
+  'special-file': { code: 'SKC124', severity: 'warning', description: 'A named pipe, socket or device in the library: it is not read (reading a FIFO would wait forever) and not copied to the dist.' },
+  'symlink-outside-skill': { code: 'SKC125', severity: 'warning', description: 'A symbolic link whose target is absolute or leads out of its skill folder: recreated in the dist it would point an agent at a file outside the skill, or dangle, so it is left out.' },
+  'dist-in-library': { code: 'SKC126', severity: 'info', description: 'A folder inside the library is a skillc dist (its manifest.json says so); its copies of skills are not read as skills of the library.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;
 
 export type DiagnosticName = keyof typeof DIAGNOSTIC_CODES;

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { DistReadError, readRegularFile } from '../util/confined-read.js';
 import type { JsonSchema, LintRule, RuleLevel } from './types.js';
 import { LINT_RULES } from './rules/registry.js';
 
@@ -70,12 +71,16 @@ export function findConfigFile(explicit: string | undefined, cwd: string): strin
   }
 }
 
+/** A lint configuration is a few hundred bytes; anything past this is not one. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
 export async function readConfigFile(file: string): Promise<LintConfigFile> {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    // A repository's config is input: a link to /dev/zero or a FIFO must not hang the hook.
+    text = new TextDecoder().decode(readRegularFile(file, MAX_CONFIG_BYTES));
   } catch (err) {
-    throw new ConfigError(`cannot read config ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new ConfigError(err instanceof DistReadError ? `cannot read config: ${err.message}` : `cannot read config ${file}: ${String(err)}`);
   }
   let data: unknown;
   try {

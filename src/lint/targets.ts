@@ -8,8 +8,8 @@
  * Nothing the loader leaves out passes silently: a linter that exits 0 on a skill it never read
  * lies to the hook that runs it. Every loader problem under the given paths becomes a lint message
  * (LoadProblem): a skill file that could not be read (too large, unreadable, a symbolic link, not
- * a regular file) is an error, as is an unreadable file or folder; a script too large to scan or
- * reached through a link is a warning. A misnamed skill file (`skill.md`) is read and linted like
+ * a regular file) is an error, as is an unreadable file or folder and a script too large to scan;
+ * a script reached through a link, a link out of the skill and a FIFO or device are warnings. A misnamed skill file (`skill.md`) is read and linted like
  * SKILL.md, and the rule skill-file-name reports its name.
  */
 import fs from 'node:fs';
@@ -76,8 +76,9 @@ export function resolveTargets(paths: readonly string[], cwd: string): ResolvedT
     let st: fs.Stats;
     try {
       st = fs.statSync(abs);
-    } catch {
-      errors.push(`no such file or folder: ${given}`);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      errors.push(code === 'ENOENT' || code === 'ENOTDIR' ? `no such file or folder: ${given}` : `cannot read ${given}: ${errnoText(err)}`);
       continue;
     }
     if (st.isDirectory()) {
@@ -183,7 +184,12 @@ function loadProblem(root: string, d: Diagnostic): LoadProblem | null {
       if (!/(^|\/)scripts\//.test(d.file) && !CODE_EXTENSIONS.has(extensionOf(d.file))) return null;
       return { file, ruleId: ENGINE_RULES.fileNotRead, severity: 'warning', message: `symbolic link (to ${linkTarget(file)}): skillc does not follow links, so it was not scanned for risky calls` };
     case 'large-file-not-scanned':
-      return { file, ruleId: ENGINE_RULES.fileNotRead, severity: 'warning', message: `${sizeOf(file)}: too large to read as text, so it was not scanned for risky calls` };
+      // Padding a script past the limit must not be a way to hide what it runs.
+      return { file, ruleId: ENGINE_RULES.fileNotRead, severity: 'error', message: `${sizeOf(file)}: too large to read as text, so it was not scanned for risky calls` };
+    case 'special-file':
+      return { file, ruleId: ENGINE_RULES.fileNotRead, severity: 'warning', message: `${kindOf(file)}: not read, and skillc build does not copy it` };
+    case 'symlink-outside-skill':
+      return { file, ruleId: ENGINE_RULES.fileNotRead, severity: 'warning', message: `symbolic link (to ${linkTarget(file)}) leading outside the skill: skillc build leaves it out of the dist` };
     default:
       return null;
   }

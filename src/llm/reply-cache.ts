@@ -11,8 +11,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from '../util/confined-read.js';
 import { sha256 } from '../util/hash.js';
 import { stableStringify } from '../util/stable-json.js';
+
+/** A cached reply is a model's answer to one request: kilobytes. */
+const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 
 export interface CachedReply {
   readonly key: string;
@@ -47,7 +51,8 @@ export class ReplyCache {
   get(key: string): CachedReply | undefined {
     if (this.dir === null) return undefined;
     try {
-      const entry = JSON.parse(fs.readFileSync(this.file(key), 'utf8')) as CachedReply;
+      // A cache folder can be shared or tampered with: a FIFO or a huge file is a miss, not a hang.
+      const entry = JSON.parse(new TextDecoder().decode(readRegularFile(this.file(key), MAX_ENTRY_BYTES))) as CachedReply;
       return entry.key === key && typeof entry.content === 'string' ? entry : undefined;
     } catch {
       return undefined;

@@ -22,21 +22,26 @@ import { compareCodeUnits } from '../util/stable-json.js';
 import { sha256 } from '../util/hash.js';
 import { joinRel } from '../util/paths.js';
 import { errnoText } from '../util/errno.js';
+import { openRegular } from '../util/open-regular.js';
 import { classifyFile } from './classify.js';
 import { looksLikeText } from '../text/decode.js';
 import { createHash } from 'node:crypto';
 
 const STAGE = 'load';
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.skillc-cache']);
-/** The temporary and set-aside folders of write-dist.ts's replace. */
-const SKILLC_TEMP = /^\..+\.skillc-(new|old)-\d+-[0-9a-f]{8}$/;
+/** How a dist's manifest.json starts (stable JSON, keys sorted, so "format" comes first). */
+const DIST_MANIFEST_START = '{\n  "format": "skillc-dist"';
 /** Files larger than this are hashed in chunks and not kept in memory (so not scanned as text). */
 export const STREAM_BYTES = 8 * 1024 * 1024;
 /** How much of a large file is looked at to tell text from binary. */
 const SNIFF_BYTES = 64 * 1024;
 
 export interface LoadOptions {
-  /** Absolute paths (resolved) not to descend into, e.g. the output folder when it is inside the library. */
+  /**
+   * Absolute paths (resolved) not to descend into, e.g. the output folder when it is inside the
+   * library; the temporary and set-aside folders of its replace (`.<name>.skillc-new-…`, see
+   * write-dist.ts) are skipped with it.
+   */
   readonly exclude?: readonly string[];
   /** A SKILL.md larger than this is skipped with SKC108. */
   readonly maxSkillBytes?: number;
@@ -73,8 +78,9 @@ export function loadLibrary(root: string, options: LoadOptions = {}): SourceLibr
 
   const diagnostics: Diagnostic[] = [];
   const exclude = new Set((options.exclude ?? []).map((p) => path.resolve(p)));
+  const excludePrefixes = [...exclude].map((p) => path.join(path.dirname(p), `.${path.basename(p)}.skillc-`));
   const entries: Entry[] = [];
-  walk(absRoot, '.', entries, diagnostics, exclude, true);
+  walk(absRoot, '.', entries, diagnostics, { exclude, excludePrefixes }, true);
 
   // Skill folders: parents of a regular file named exactly SKILL.md (or, with acceptMisnamed and
   // no SKILL.md beside it, of the first misnamed one in code-unit order). skillFile maps each
@@ -137,12 +143,17 @@ export function loadLibrary(root: string, options: LoadOptions = {}): SourceLibr
     let content: Uint8Array | null = null;
     let mode = 0;
     try {
-      const st = fs.statSync(abs);
-      mode = st.mode & 0o777;
-      if (st.size > maxBytes) {
-        skip(makeDiagnostic(STAGE, 'skill-file-too-large', { file, message: `${name} is ${st.size} bytes, over --max-skill-bytes ${maxBytes}; skill skipped` }));
-      } else {
-        content = fs.readFileSync(abs);
+      const fd = openRegular(abs);
+      try {
+        const st = fs.fstatSync(fd);
+        mode = st.mode & 0o777;
+        if (st.size > maxBytes) {
+          skip(makeDiagnostic(STAGE, 'skill-file-too-large', { file, message: `${name} is ${st.size} bytes, over --max-skill-bytes ${maxBytes}; skill skipped` }));
+        } else {
+          content = fs.readFileSync(fd);
+        }
+      } finally {
+        fs.closeSync(fd);
       }
     } catch (err) {
       skip(makeDiagnostic(STAGE, 'entry-unreadable', { file, message: `cannot read ${name}: ${errnoText(err)}; skill skipped` }));
@@ -160,13 +171,22 @@ export function loadLibrary(root: string, options: LoadOptions = {}): SourceLibr
   return { skills, inputs, diagnostics, skipped };
 }
 
-function walk(abs: string, rel: string, out: Entry[], diags: Diagnostic[], exclude: Set<string>, isRoot: boolean): void {
+interface WalkSkips {
+  readonly exclude: ReadonlySet<string>;
+  readonly excludePrefixes: readonly string[];
+}
+
+function walk(abs: string, rel: string, out: Entry[], diags: Diagnostic[], skips: WalkSkips, isRoot: boolean): void {
   let dirents: fs.Dirent[];
   try {
     dirents = fs.readdirSync(abs, { withFileTypes: true });
   } catch (err) {
     if (isRoot) throw new LibraryUnreadableError(`cannot read library ${abs}: ${errnoText(err)}`);
     diags.push(makeDiagnostic(STAGE, 'entry-unreadable', { file: rel, message: `cannot read folder: ${errnoText(err)}; left out` }));
+    return;
+  }
+  if (!isRoot && dirents.some((d) => d.name === 'manifest.json' && d.isFile()) && isSkillcDist(abs)) {
+    diags.push(makeDiagnostic(STAGE, 'dist-in-library', { file: rel, message: 'a skillc dist (its manifest.json says so): its copies of skills are not read' }));
     return;
   }
   dirents.sort((a, b) => compareCodeUnits(a.name, b.name));
@@ -176,15 +196,36 @@ function walk(abs: string, rel: string, out: Entry[], diags: Diagnostic[], exclu
     if (d.isSymbolicLink()) {
       out.push({ rel: childRel, abs: childAbs, kind: 'symlink' });
     } else if (d.isDirectory()) {
-      if (SKIP_DIRS.has(d.name) || exclude.has(childAbs) || SKILLC_TEMP.test(d.name)) continue;
+      if (SKIP_DIRS.has(d.name) || skips.exclude.has(childAbs) || skips.excludePrefixes.some((p) => childAbs.startsWith(p))) continue;
       out.push({ rel: childRel, abs: childAbs, kind: 'dir' });
-      walk(childAbs, childRel, out, diags, exclude, false);
+      walk(childAbs, childRel, out, diags, skips, false);
     } else if (d.isFile()) {
       out.push({ rel: childRel, abs: childAbs, kind: 'file' });
     } else {
       out.push({ rel: childRel, abs: childAbs, kind: 'other' });
+      if (d.name !== 'SKILL.md') diags.push(makeDiagnostic(STAGE, 'special-file', { file: childRel, message: `${specialKind(d)}: not read and not copied to the dist` }));
     }
   }
+}
+
+/** Whether the folder holds a manifest.json that skillc build wrote (read: its first bytes only). */
+function isSkillcDist(dir: string): boolean {
+  try {
+    const fd = openRegular(path.join(dir, 'manifest.json'));
+    try {
+      const head = Buffer.alloc(DIST_MANIFEST_START.length);
+      const n = fs.readSync(fd, head, 0, head.length, 0);
+      return head.subarray(0, n).toString('utf8') === DIST_MANIFEST_START;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+function specialKind(d: fs.Dirent): string {
+  return d.isFIFO() ? 'a named pipe (FIFO)' : d.isSocket() ? 'a socket' : d.isCharacterDevice() || d.isBlockDevice() ? 'a device' : 'not a regular file';
 }
 
 function readSkillFiles(skillDir: string, entries: Entry[], diags: Diagnostic[], inputs: { path: string; bytes: number; sha256: string }[]): SkillFileRef[] {
@@ -194,6 +235,12 @@ function readSkillFiles(skillDir: string, entries: Entry[], diags: Diagnostic[],
     const relPath = e.rel.slice(prefix.length);
     if (e.kind === 'symlink') {
       const target = readlinkSafe(e.abs);
+      if (leavesSkill(relPath, target)) {
+        // Recreated in the dist, it would point an agent at a file outside the skill (a secret, a
+        // system file) or dangle: left out, with a warning.
+        diags.push(makeDiagnostic(STAGE, 'symlink-outside-skill', { file: e.rel, message: `symbolic link to ${target}, which leads outside the skill; not copied to the dist` }));
+        continue;
+      }
       diags.push(makeDiagnostic(STAGE, 'symlink-not-followed', { file: e.rel, message: `symbolic link to ${target} recorded but not followed` }));
       refs.push({ path: e.rel, relPath, kind: 'asset', bytes: 0, sha256: sha256(''), symlinkTarget: target });
       continue;
@@ -229,7 +276,7 @@ interface ReadFile {
 
 /** A file's size, hash, permission bits and (when small) text; large files are streamed. */
 function readFileForLibrary(abs: string): ReadFile {
-  const fd = fs.openSync(abs, 'r');
+  const fd = openRegular(abs);
   try {
     const st = fs.fstatSync(fd);
     const mode = st.mode & 0o777;
@@ -269,6 +316,13 @@ function trimPartialUtf8(b: Uint8Array): Uint8Array {
   }
   if (i > 0 && b[i - 1]! >= 0xc0) return b.subarray(0, i - 1);
   return b;
+}
+
+/** Whether a link at `relPath` (skill-relative) with this target points outside the skill folder. */
+function leavesSkill(relPath: string, target: string): boolean {
+  if (target === '' || target === '?' || path.posix.isAbsolute(target) || path.win32.isAbsolute(target)) return true;
+  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(relPath), target.replace(/\\/g, '/')));
+  return resolved === '..' || resolved.startsWith('../');
 }
 
 function parentOf(rel: string): string {

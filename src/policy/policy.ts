@@ -2,8 +2,8 @@
  * The verifier policy (rules/policy.json or --policy FILE), validated against
  * schemas/policy.schema.json. A bad policy file is a usage error, reported with the schema errors.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { DistReadError, readRegularFile } from '../util/confined-read.js';
 import { packageRoot } from '../util/package-root.js';
 import { validateAgainst } from '../schema/validate.js';
 
@@ -21,11 +21,15 @@ export function defaultPolicyPath(): string {
   return path.join(packageRoot(), 'rules', 'policy.json');
 }
 
+/** A policy is about a kilobyte; a FIFO, a device or a huge file is refused, not read. */
+const MAX_POLICY_BYTES = 1024 * 1024;
+
 export function loadPolicy(file = defaultPolicyPath()): Policy {
   let doc: unknown;
   try {
-    doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    doc = JSON.parse(new TextDecoder().decode(readRegularFile(file, MAX_POLICY_BYTES)));
   } catch (err) {
+    if (err instanceof DistReadError) throw new PolicyError(`cannot read policy: ${err.message}`);
     throw new PolicyError(`cannot read policy ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
   const check = validateAgainst('policy', doc);

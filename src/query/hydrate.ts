@@ -8,7 +8,7 @@
  * tokenizer loaded, to cut that bundle at a line boundary.
  *
  * Bundles are read through util/confined-read: a graph.json naming a file outside the dist, a
- * folder, a device or a file over 16 MiB fails with a DistReadError instead of being printed. The
+ * folder, a device or a file over 64 MiB fails with a DistReadError instead of being printed. The
  * bundle text is what the agent asked for and is returned as it is; the skill names and paths in
  * the headers around it have their control characters escaped (text/terminal.ts), since they are
  * one-line labels that a skill's folder name or frontmatter could otherwise break up or disguise.

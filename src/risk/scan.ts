@@ -408,7 +408,11 @@ export async function createRiskScanner(catalogue: RiskCatalogue = loadRiskCatal
   const bashParser = new grammars.ParserClass().setLanguage(grammars.bash);
   const pythonParser = new grammars.ParserClass().setLanguage(grammars.python);
 
-  function scan(code: string, language: CodeLanguage, options?: ScanOptions): ScanResult {
+  function scan(source: string, language: CodeLanguage, options?: ScanOptions): ScanResult {
+    // A lone CR ends a line for CommonMark and for a reader of the skill, but not for the shell,
+    // Python or JS grammars: `echo start\rrm -rf /` would be one harmless-looking command to
+    // them. Same length, so positions are unchanged.
+    const code = source.includes('\r') ? source.replace(/\r(?!\n)/g, '\n') : source;
     let text = code;
     if (language === 'bash' && (options?.shellSession ?? looksLikeShellSession(code))) text = stripShellPrompts(code);
 

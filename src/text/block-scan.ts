@@ -57,8 +57,10 @@ export function scanUnits(parentPath: string, text: string, bodyStart: number, l
   const items = new ItemCap();
   let headingsSeen = 0;
   let deepestLevel = 6;
+  let deepestSeen = 0;
   const addHeading = (h: Heading): void => {
     headingsSeen++;
+    deepestSeen = Math.max(deepestSeen, h.level);
     if (h.level > deepestLevel) return;
     // Units are the preamble plus one per heading kept.
     while (headings.length >= MAX_SCANNED_UNITS - 1 && deepestLevel > 1) {
@@ -156,7 +158,7 @@ export function scanUnits(parentPath: string, text: string, bodyStart: number, l
   }
   if (fence) finishFence(fence, lastEnd, false);
   const notes = items.dropped();
-  if (headingsSeen > headings.length) notes.unshift(`${headings.length + 1} units for ${headingsSeen} headings${deepestLevel < 6 ? ` (headings deeper than level ${deepestLevel} do not start units)` : ''}`);
+  if (headingsSeen > headings.length) notes.unshift(`${headings.length + 1} units for ${headingsSeen} headings${deepestSeen > deepestLevel ? ` (headings deeper than level ${deepestLevel} do not start units)` : ''}`);
   return { units: unitsOf(parentPath, text, bodyStart, lines, headings, { codeBlocks, inlineCode, links, bullets }), unclosedFences, capped: notes.length ? `only ${notes.join(', ')} were recorded` : null };
 }
 

@@ -12,6 +12,9 @@
  * - a file over the caller's byte limit: at most limit + 1 bytes are read, so a file that grows
  *   while it is read (or reports a wrong size) is caught too.
  *
+ * readRegularFile gives files a user or a repository names (a lint configuration, a policy, a
+ * reply-cache entry) the same type and size checks, without the confinement.
+ *
  * Symbolic links that stay inside the dist are read: the build copies a skill's own links
  * verbatim, and such a link exposes nothing graph.json could not name directly. Only what a link
  * resolves to at read time is checked; a dist that is being changed while it is read (a link
@@ -20,9 +23,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { errnoText } from './errno.js';
 
-/** A bundle (or a SKILL.md read as one): far above any real skill, far below what hurts. */
-export const MAX_BUNDLE_BYTES = 16 * 1024 * 1024;
+/**
+ * A bundle (or a SKILL.md read as one). The build reads a SKILL.md of up to 32 MiB, and a bundle
+ * adds its actions and contracts to the skeleton, so anything a build writes fits twice over;
+ * still far below what hurts a process.
+ */
+export const MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
 /**
  * graph.json, candidates.json and the other JSON documents: the whole corpus (2,268 skills) makes
  * 8.6 MB and 8.3 MB. Kept under V8's longest string (just under 512 MiB), which the text must fit.
@@ -87,28 +95,44 @@ export function readDistFile(dist: string, rel: string, options: DistReadOptions
   if (inside === '') return fail('folder', 'is a folder, not a file');
   if (inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) return fail('outside', 'leads outside the dist through a symbolic link');
 
+  return readOpened(real, options.maxBytes, fail);
+}
+
+/**
+ * A regular file of at most `maxBytes`, for files a user or a repository names (a configuration,
+ * a policy, a cache entry): the same checks as a dist read without the confinement, so a FIFO, a
+ * device such as /dev/zero or a huge file is a clear error instead of a hang or an exhausted heap.
+ * Symbolic links are followed (a user may link a shared configuration).
+ */
+export function readRegularFile(file: string, maxBytes: number): Buffer {
+  return readOpened(file, maxBytes, (problem, why) => {
+    throw new DistReadError(`${file} ${why}`, problem, file);
+  }, false);
+}
+
+function readOpened(real: string, maxBytes: number, fail: (problem: DistReadProblem, why: string) => never, noFollow = true): Buffer {
   let fd: number;
   try {
     // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
-    fd = fs.openSync(real, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    fd = fs.openSync(real, fs.constants.O_RDONLY | (noFollow ? O_NOFOLLOW : 0) | O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') return fail('folder', 'is a folder, not a file');
-    if (code === 'ELOOP') return fail('outside', 'became a symbolic link while it was read');
+    if (code === 'ELOOP') return fail('outside', noFollow ? 'became a symbolic link while it was read' : 'is a loop of symbolic links');
     if (code === 'ENOENT') return fail('missing', 'does not exist');
-    return fail('unreadable', `cannot be read (${code ?? String(err)})`);
+    return fail('unreadable', `cannot be read (${errnoText(err)})`);
   }
   try {
     const stat = fs.fstatSync(fd);
     if (stat.isDirectory()) return fail('folder', 'is a folder, not a file');
     if (!stat.isFile()) return fail('not-a-file', 'is not a regular file (a FIFO, socket or device)');
-    if (stat.size > options.maxBytes) return fail('too-large', `is larger than ${formatBytes(options.maxBytes)} (${stat.size} bytes)`);
-    const bytes = readAtMost(fd, stat.size, options.maxBytes + 1);
-    if (bytes.length > options.maxBytes) return fail('too-large', `is larger than ${formatBytes(options.maxBytes)}`);
+    if (stat.size > maxBytes) return fail('too-large', `is larger than ${formatBytes(maxBytes)} (${stat.size} bytes)`);
+    const bytes = readAtMost(fd, stat.size, maxBytes + 1);
+    if (bytes.length > maxBytes) return fail('too-large', `is larger than ${formatBytes(maxBytes)}`);
     return bytes;
   } catch (err) {
     if (err instanceof DistReadError) throw err;
-    return fail('unreadable', `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    return fail('unreadable', `cannot be read (${errnoText(err)})`);
   } finally {
     fs.closeSync(fd);
   }

@@ -22,6 +22,7 @@ export function errnoText(err: unknown): string {
     ENAMETOOLONG: 'the name is too long',
     EXDEV: 'it is on another file system',
     ENOTEMPTY: 'the folder is not empty',
+    ENOTREG: 'not a regular file',
   };
   return meaning[e.code] ? `${e.code} (${meaning[e.code]})` : e.code;
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +36,16 @@ describe('skillc --help and usage errors', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot read library .*missing: ENOENT/);
     expect(fs.existsSync(path.join(dir, 'out'))).toBe(false);
+  });
+
+  it('exits 2 at once for a --policy that is a device or a FIFO (it would never end reading)', () => {
+    const dir = scratchDir('policy-fifo');
+    spawnSync('mkfifo', [path.join(dir, 'policy.json')]);
+    for (const policy of ['/dev/zero', path.join(dir, 'policy.json')]) {
+      const r = skillc(['build', MINI, '-o', path.join(dir, 'out'), '--policy', policy]);
+      expect(r.code, policy).toBe(2);
+      expect(r.stderr, policy).toBe(`skillc build: cannot read policy: ${policy} is not a regular file (a FIFO, socket or device)\n`);
+    }
   });
 
   it('refuses to replace a non-empty folder it did not write, unless --force', () => {
@@ -89,6 +100,7 @@ describe('skillc build on a library with bad input', () => {
     expect(diags.map((d) => [d.code, d.file, d.line, d.column])).toEqual([
       ['SKC108', 'big/SKILL.md', 1, 1],
       ['SKC101', 'dir/SKILL.md', 1, 1],
+      ['SKC125', 'ok/loop', 1, 1],
     ]);
     const report = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'report.json'), 'utf8'));
     expect(report.library).toMatchObject({ skillsFound: 2, parsed: 1, skipped: 1, skippedByCode: { SKC108: 1 } });

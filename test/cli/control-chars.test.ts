@@ -3,10 +3,11 @@
  * never reach the terminal raw: lint's and build's human-readable output shows them escaped, so a
  * skill cannot recolour, clear or fake lines of a report.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { skillc } from '../helpers/cli.js';
+import { ROOT, skillc } from '../helpers/cli.js';
 import { scratchDir, writeTree } from '../helpers/tmp.js';
 
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
@@ -53,7 +54,7 @@ describe('control characters in what skillc query prints', () => {
   const dist = path.join(root, 'dist');
   const folder = 'esc\x1b[31mskill';
   writeTree(lib, {
-    [`${folder}/SKILL.md`]: '---\nname: "zebra\\e[2J\\u0007crossing"\ndescription: "Paint zebra crossings on asphalt roads."\n---\n# Paint a zebra crossing\n\nMark the asphalt, then paint the stripes.\n',
+    [`${folder}/SKILL.md`]: '---\nname: "zebra\\e[2J\\u0007crossing"\ndescription: "Paint zebra crossings on asphalt roads."\n---\n# Paint a zebra crossing\n\nMark the asphalt,\x1b[2J then paint\x07 the stripes.\n',
   });
 
   beforeAll(() => {
@@ -69,8 +70,21 @@ describe('control characters in what skillc query prints', () => {
     expect(header).toBe('# 1. zebra\\x1b[2J\\x07crossing');
     expect(source).toContain('`skills/esc\\x1b[31mskill/SKILL.md`');
     expect(header + source).not.toMatch(RAW_CONTROL);
-    // The bundle (the skill's own SKILL.md) is returned byte for byte, for the agent.
+    // Piped, the bundle (the skill's own SKILL.md) is returned byte for byte, for the agent.
     expect(r.stdout).toContain(fs.readFileSync(path.join(dist, 'skills', folder, 'SKILL.md'), 'utf8'));
+    expect(r.stdout).toContain('asphalt,\x1b[2J then');
+  });
+
+  it('on a terminal, escapes them in the bundle too (the same answer piped stays byte for byte)', () => {
+    const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
+    // util-linux `script` gives the CLI a terminal; without it there is nothing to run here.
+    if (script.status !== 0) return;
+    const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(ROOT, 'bin', 'skillc.js'))} query 'paint zebra crossings on asphalt' --dist ${JSON.stringify(dist)}`;
+    const tty = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(tty.status, tty.stderr).toBe(0);
+    expect(tty.stdout).toContain('# 1. zebra');
+    expect(tty.stdout.replace(/\r\n/g, '\n')).not.toMatch(RAW_CONTROL);
+    expect(tty.stdout).toContain('Mark the asphalt,\\x1b[2J then paint\\x07 the stripes.');
   });
 
   it('escapes them in the stderr line about a missing bundle', () => {

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, canRunUnprivileged, readTree, skillcUnprivileged, type CliResult } from '../helpers/cli.js';
 import { scratchDir, writeTree } from '../helpers/tmp.js';
 import { checkOutputDir, floorViolation, OutputRefusedError } from '../../src/emit/output-guard.js';
-import { recoverOutput, writeDist, InputChangedError } from '../../src/emit/write-dist.js';
+import { recoverOutput, writeDist, InputChangedError, DISCARD_MARKER, INCOMPLETE_MARKER, SET_ASIDE_MARKER } from '../../src/emit/write-dist.js';
 
 const BIN = path.join(ROOT, 'bin', 'skillc.js');
 const MINI = path.join(ROOT, 'test', 'fixtures', 'mini');
@@ -98,6 +98,43 @@ describe('a dist is marked, and nothing else is replaced', () => {
     expect(fingerprint(box)).toBe(before);
   });
 
+  it('--force never replaces a folder of the library, nor one with a repository further down', () => {
+    const lib = path.join(box, 'forced', 'lib');
+    fs.cpSync(MINI, lib, { recursive: true });
+    const skill = path.join(lib, fs.readdirSync(lib).find((n) => fs.statSync(path.join(lib, n)).isDirectory())!);
+    const before = fingerprint(lib);
+    const inside = run(['build', lib, '-o', skill, '--force'], box, home);
+    expect(inside.code).toBe(2);
+    expect(inside.stderr).toContain('it is a folder of the library being built that skillc did not write');
+    expect(fingerprint(lib)).toBe(before);
+    const projects = path.join(box, 'forced', 'projects');
+    writeTree(projects, { 'notes.txt': 'mine\n', 'app/src/.git/HEAD': 'ref: refs/heads/main\n' });
+    const repo = run(['build', lib, '-o', projects, '--force'], box, home);
+    expect(repo.code).toBe(2);
+    expect(repo.stderr).toMatch(/it holds a repository at .*app\/src\/\.git/);
+    expect(fs.existsSync(path.join(projects, 'notes.txt'))).toBe(true);
+  });
+
+  it.skipIf(typeof process.getuid !== 'function' || process.getuid() !== 0)('a library reached under a second path (a bind mount) is still the library', () => {
+    const top1 = path.join(box, 'top1');
+    const top2 = path.join(box, 'top2');
+    fs.cpSync(MINI, path.join(top1, 'lib'), { recursive: true });
+    fs.mkdirSync(top2);
+    if (spawnSync('mount', ['--bind', top1, top2]).status !== 0) return; // no mount namespace rights here
+    try {
+      const before = fingerprint(top1);
+      const r = run(['build', path.join(top1, 'lib'), '-o', path.join(top2, 'lib'), '--force'], box, home);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('it is the library being built (reached under another path)');
+      const parent = run(['build', path.join(top1, 'lib'), '-o', top2, '--force'], box, home);
+      expect(parent.code).toBe(2);
+      expect(parent.stderr).toContain('it holds the library being built (reached under another path)');
+      expect(fingerprint(top1)).toBe(before);
+    } finally {
+      spawnSync('umount', [top2]);
+    }
+  });
+
   it('the root of the file system and everything above home are below the floor (pure check, never built)', () => {
     const places = { library: '/srv/skills/lib', cwd: '/srv/skills', home: '/home/user' };
     expect(floorViolation('/', places)).toBe('it is the root of the file system');
@@ -170,6 +207,74 @@ describe('replacing a dist', () => {
       expect(fingerprint(out)).toBe(oldPrint);
     }
   }, 300_000);
+
+  it('SIGINT while the dist is being written: the write finishes, the dist is whole, exit 130 with a message', async () => {
+    const box = scratchDir('sigint');
+    const lib = path.join(box, 'lib');
+    const files: Record<string, string | Uint8Array> = {};
+    for (let i = 0; i < 24; i++) {
+      files[`s${i}/SKILL.md`] = skillText(`s${i}`, `Run \`python scripts/run.py --input data.csv\` to process batch ${i}.`);
+      files[`s${i}/assets/blob.bin`] = crypto.randomBytes(4 * 1024 * 1024);
+    }
+    writeTree(lib, files);
+    const out = path.join(box, 'dist');
+    // Up to three tries: the signal must land while the new dist is being written, which on a
+    // very fast disk can end before the folder is seen.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      fs.rmSync(out, { recursive: true, force: true });
+      const child = spawn(process.execPath, [BIN, 'build', lib, '-o', out, '-q', '--no-progress'], { cwd: box });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const closed = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+      let sent = false;
+      while (child.exitCode === null) {
+        const writing = fs.readdirSync(box).some((n) => n.startsWith('.dist.skillc-new-'));
+        if (writing) {
+          child.kill('SIGINT');
+          sent = true;
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      const code = await closed;
+      if (!sent) continue;
+      expect(code, stderr).toBe(130);
+      expect(stderr).toContain('SIGINT received while writing');
+      expect(JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8')).format).toBe('skillc-dist');
+      expect(fs.readdirSync(path.join(out, 'skills'))).toHaveLength(24);
+      expect(fs.readdirSync(box).filter((n) => n.startsWith('.dist.skillc-'))).toEqual([]);
+      return;
+    }
+    throw new Error('the signal never landed during the write in three tries');
+  }, 120_000);
+
+  it('recovery removes only what skillc provably left: a look-alike folder without the marker stays', () => {
+    const box = scratchDir('lookalike');
+    const out = path.join(box, 'dist');
+    writeTree(box, { '.dist.skillc-new-999999-deadbeef/precious.txt': 'keep\n', '.dist.skillc-new-999998-deadbeef/skills/x.md': 'partial\n', '.dist.skillc-old-999997-deadbeef/notes.txt': 'not a dist\n' });
+    fs.writeFileSync(path.join(box, '.dist.skillc-new-999998-deadbeef', INCOMPLETE_MARKER), '999998\n');
+    writeTree(box, { '.dist.skillc-old-999996-deadbeef/half.txt': 'half\n', '.dist.skillc-old-999995-deadbeef/report.md': 'whole\n' });
+    fs.writeFileSync(path.join(box, '.dist.skillc-old-999996-deadbeef', DISCARD_MARKER), '999996\n');
+    fs.writeFileSync(path.join(box, '.dist.skillc-old-999995-deadbeef', SET_ASIDE_MARKER), '999995\n');
+    const said = recoverOutput(out);
+    expect(said).toEqual([
+      'removed .dist.skillc-new-999998-deadbeef, left by an interrupted build',
+      'restored ' + out + ' from .dist.skillc-old-999995-deadbeef, the previous output an interrupted build had set aside',
+      'removed .dist.skillc-old-999996-deadbeef, left by an interrupted build',
+    ]);
+    expect(fs.readFileSync(path.join(box, '.dist.skillc-new-999999-deadbeef', 'precious.txt'), 'utf8')).toBe('keep\n');
+    expect(fs.existsSync(path.join(box, '.dist.skillc-old-999997-deadbeef', 'notes.txt'))).toBe(true);
+    expect(fs.readdirSync(out)).toEqual(['report.md']);
+  });
+
+  it('an input swapped for a FIFO fails the copy at once instead of waiting for a writer', () => {
+    const box = scratchDir('fifo');
+    const fifo = path.join(box, 'input.bin');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const artifacts = [{ path: 'skills/a/input.bin', copyFrom: fifo, sha256: '0'.repeat(64) }];
+    expect(() => writeDist(path.join(box, 'dist'), artifacts)).toThrow(/changed while the build was running \(ENOTREG \(not a regular file\)\)/);
+    expect(fs.existsSync(path.join(box, 'dist'))).toBe(false);
+  });
 
   it('an input that changed since it was read fails the write, and the old dist stays', () => {
     const box = scratchDir('changed');
@@ -255,5 +360,20 @@ describe('modes, large files and unwritable places', () => {
       expect(r.stderr, args.join(' ')).toMatch(message);
     }
     fs.chmodSync(path.join(box, 'closed'), 0o755);
+  });
+
+  it.skipIf(!canRunUnprivileged())('an old dist that cannot be removed after the new one is in place: exit 0 and a warning, not a crash', () => {
+    const box = scratchDir('stuck-old');
+    fs.chmodSync(box, 0o777);
+    fs.cpSync(MINI, path.join(box, 'lib'), { recursive: true });
+    spawnSync('chmod', ['-R', 'a+rX', path.join(box, 'lib')]);
+    expect(skillcUnprivileged(['build', 'lib', '-o', 'dist', '-q'], box).code).toBe(0);
+    fs.chmodSync(path.join(box, 'dist', 'skills'), 0o555);
+    const r = skillcUnprivileged(['build', 'lib', '-o', 'dist', '-q'], box);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^skillc build: the new dist is in place, but the previous one, set aside at .*\.dist\.skillc-old-\d+-[0-9a-f]{8}, could not be removed \(EACCES \(permission denied\)\); remove it by hand$/m);
+    expect(JSON.parse(fs.readFileSync(path.join(box, 'dist', 'manifest.json'), 'utf8')).format).toBe('skillc-dist');
+    expect(fs.existsSync(path.join(box, '.dist.skillc-lock'))).toBe(false);
+    for (const n of fs.readdirSync(box).filter((x) => x.startsWith('.dist.skillc-old-'))) spawnSync('chmod', ['-R', 'u+w', path.join(box, n)]);
   });
 });

@@ -4,6 +4,7 @@
  * through a link, and a misnamed skill.md are each reported, with the exit code that follows, both
  * when the file is given (as pre-commit passes it) and when its library folder is.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +27,7 @@ writeTree(lib, {
 fs.mkdirSync(path.join(lib, 'linked'));
 fs.symlinkSync('../fine/SKILL.md', path.join(lib, 'linked', 'SKILL.md'));
 fs.symlinkSync('/etc/hosts', path.join(lib, 'fine', 'scripts', 'linked.sh'));
+fs.symlinkSync('../../../secret.txt', path.join(lib, 'fine', 'key.md'));
 
 interface JsonResult {
   filePath: string;
@@ -71,6 +73,8 @@ describe('lint reports what it could not read', () => {
     expect(rulesOf(r, 'huge/SKILL.md')).toEqual(['lint/skill-not-read:2']);
     expect(rulesOf(r, 'linked/SKILL.md')).toEqual(['lint/skill-not-read:2']);
     expect(rulesOf(r, 'fine/scripts/linked.sh')).toEqual(['lint/file-not-read:1']);
+    // A link out of the skill is left out of the dist; lint says so.
+    expect(results(r).find((x) => x.filePath === 'fine/key.md')?.messages[0]?.message).toBe('symbolic link (to ../../../secret.txt) leading outside the skill: skillc build leaves it out of the dist');
     expect(rulesOf(r, 'lower/skill.md')).toContain('skill-file-name:2');
     expect(rulesOf(r, 'fine/SKILL.md')).toEqual([]);
   });
@@ -112,5 +116,27 @@ describe('lint reports what it could not read', () => {
       fs.chmodSync(path.join(dir, 'closed', 'SKILL.md'), 0o644);
       fs.chmodSync(path.join(dir, 'open', 'secret'), 0o755);
     }
+  });
+
+  it('a skill in a folder named like a build\'s temporary folder is linted like any other', () => {
+    const dir = path.join(root, 'temp-named');
+    writeTree(dir, { '.a.skillc-old-99999999-deadbeef/bad/SKILL.md': '# no frontmatter\n' });
+    const r = skillc(['lint', '.', '-f', 'json'], dir);
+    expect(r.code).toBe(1);
+    expect(rulesOf(r, '.a.skillc-old-99999999-deadbeef/bad/SKILL.md')).toContain('frontmatter-present:2');
+  });
+
+  it('a configuration that is a FIFO or a link to /dev/zero is an error at once, not a hang', () => {
+    const dir = path.join(root, 'hostile-config');
+    writeTree(dir, { 'ok/SKILL.md': skill('ok') });
+    fs.symlinkSync('/dev/zero', path.join(dir, '.skillc-lint.json'));
+    const zero = skillc(['lint', 'ok'], dir);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toMatch(/^skillc lint: cannot read config: .*\.skillc-lint\.json is not a regular file \(a FIFO, socket or device\)\n$/);
+    fs.rmSync(path.join(dir, '.skillc-lint.json'));
+    spawnSync('mkfifo', [path.join(dir, '.skillc-lint.json')]);
+    const fifo = skillc(['lint', 'ok'], dir);
+    expect(fifo.code).toBe(2);
+    expect(fifo.stderr).toContain('is not a regular file');
   });
 });

@@ -90,7 +90,7 @@ describe('schemas/lint-config.schema.json', () => {
     expect(await bad('bad-option.json')).toMatch(/\/rules\/body-length\/1 .*\(maxLine\)/);
     expect(await bad('bad-level.json')).toContain('/rules/link-depth');
     expect(await bad('not-json.json')).toContain('not valid JSON');
-    expect(await bad('missing.json')).toContain('ENOENT');
+    expect(await bad('missing.json')).toContain('missing.json does not exist');
   });
 });
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,13 +61,33 @@ describe('loadLibrary', () => {
     const dir = scratchDir('loop');
     writeTree(dir, { 'a/SKILL.md': skill('a') });
     fs.symlinkSync('..', path.join(dir, 'a', 'up'));
+    fs.symlinkSync('SKILL.md', path.join(dir, 'a', 'same'));
     fs.symlinkSync('loop2', path.join(dir, 'loop1'));
     fs.symlinkSync('loop1', path.join(dir, 'loop2'));
     const lib = loadLibrary(dir);
     expect(lib.skills.map((s) => s.path)).toEqual(['a']);
-    const up = lib.skills[0]!.files.find((f) => f.relPath === 'up')!;
-    expect(up).toMatchObject({ kind: 'asset', symlinkTarget: '..' });
-    expect(lib.diagnostics).toContainEqual(expect.objectContaining({ code: 'SKC102', file: 'a/up', line: 1, column: 1 }));
+    // A link inside the skill is recorded (and recreated in the dist); one out of it is left out.
+    expect(lib.skills[0]!.files.find((f) => f.relPath === 'same')).toMatchObject({ kind: 'asset', symlinkTarget: 'SKILL.md' });
+    expect(lib.skills[0]!.files.find((f) => f.relPath === 'up')).toBeUndefined();
+    expect(lib.diagnostics).toContainEqual(expect.objectContaining({ code: 'SKC102', file: 'a/same', line: 1, column: 1 }));
+    expect(lib.diagnostics).toContainEqual(expect.objectContaining({ code: 'SKC125', file: 'a/up', severity: 'warning' }));
+  });
+
+  it('leaves out links leading out of the skill, special files and dists inside the library, each with a diagnostic', () => {
+    const dir = scratchDir('outside');
+    writeTree(dir, { 'a/SKILL.md': skill('a'), 'secret.txt': 'key\n', 'old-dist/manifest.json': '{\n  "format": "skillc-dist",\n  "inputs": []\n}\n', 'old-dist/skills/b/SKILL.md': skill('b') });
+    fs.symlinkSync(path.join(dir, 'secret.txt'), path.join(dir, 'a', 'abs-link'));
+    fs.symlinkSync('../../secret.txt', path.join(dir, 'a', 'rel-link'));
+    fs.symlinkSync('sub/../SKILL.md', path.join(dir, 'a', 'inside'));
+    spawnSync('mkfifo', [path.join(dir, 'a', 'pipe.sh')]);
+    const lib = loadLibrary(dir);
+    expect(lib.skills.map((s) => s.path)).toEqual(['a']);
+    expect(lib.skills[0]!.files.map((f) => f.relPath).sort()).toEqual(['inside']);
+    const codes = lib.diagnostics.map((d) => [d.code, d.file]);
+    expect(codes).toContainEqual(['SKC125', 'a/abs-link']);
+    expect(codes).toContainEqual(['SKC125', 'a/rel-link']);
+    expect(codes).toContainEqual(['SKC124', 'a/pipe.sh']);
+    expect(codes).toContainEqual(['SKC126', 'old-dist']);
   });
 
   it('reports a SKILL.md that is a directory or a symlink, and a misnamed skill.md', () => {

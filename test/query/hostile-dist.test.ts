@@ -110,10 +110,10 @@ describe('a bundle path graph.json names', () => {
     expect(r.stderr).not.toContain('ENOENT');
   });
 
-  it('that is larger than 16 MiB is refused (a sparse file: the size is checked before reading)', () => {
+  it('that is larger than 64 MiB is refused (a sparse file: the size is checked before reading)', () => {
     const d = tampered();
-    fs.truncateSync(path.join(d, 'skills', 'threat-detection', 'SKILL.md'), 16 * 1024 * 1024 + 1);
-    expectOneLineError(query(d), /which is larger than 16 MiB \(16777217 bytes\)/);
+    fs.truncateSync(path.join(d, 'skills', 'threat-detection', 'SKILL.md'), 64 * 1024 * 1024 + 1);
+    expectOneLineError(query(d), /which is larger than 64 MiB \(67108865 bytes\)/);
   });
 
   it('that is a symlink staying inside the dist is read (the documented choice)', () => {

@@ -305,6 +305,17 @@ describe('the headline sinks', () => {
   });
 });
 
+describe('line endings', () => {
+  it('a lone CR ends a line, as it does for CommonMark and a reader: the command after it is scanned', () => {
+    const lf = scanner.scan('echo start\nrm -rf /tmp/x\n', 'bash').findings;
+    const cr = scanner.scan('echo start\rrm -rf /tmp/x\r', 'bash').findings;
+    expect(lf.length).toBeGreaterThan(0);
+    expect(cr).toEqual(lf);
+    expect(cr[0]).toMatchObject({ line: 2, column: 1 });
+    expect(scanner.scan('import os\ros.system("x")\r', 'python').findings.map((f) => f.sink)).toEqual(scanner.scan('import os\nos.system("x")\n', 'python').findings.map((f) => f.sink));
+  });
+});
+
 describe('shell transcripts', () => {
   const session = [
     '$ ls',
