@@ -34,6 +34,21 @@ function skillText(name: string, body: string): string {
   return `---\nname: ${name}\ndescription: The ${name} skill of the output-safety tests.\n---\n\n# ${name}\n\n${body}\n`;
 }
 
+/**
+ * box/lib: 24 skills with a random asset of `mib` MiB each, so that writing the dist takes long
+ * enough for a signal to land in it. Returns the library's path.
+ */
+function heavyLibrary(box: string, mib: number): string {
+  const lib = path.join(box, 'lib');
+  const files: Record<string, string | Uint8Array> = {};
+  for (let i = 0; i < 24; i++) {
+    files[`s${i}/SKILL.md`] = skillText(`s${i}`, `Run \`python scripts/run.py --input data.csv\` to process batch ${i}.`);
+    files[`s${i}/assets/blob.bin`] = crypto.randomBytes(mib * 1024 * 1024);
+  }
+  writeTree(lib, files);
+  return lib;
+}
+
 describe('a dist is marked, and nothing else is replaced', () => {
   const box = scratchDir('guard');
   const home = path.join(box, 'home');
@@ -148,14 +163,7 @@ describe('a dist is marked, and nothing else is replaced', () => {
 describe('replacing a dist', () => {
   it('a killed build leaves the old or the new dist whole; the next build cleans up and puts a set-aside dist back', async () => {
     const box = scratchDir('atomic');
-    const lib = path.join(box, 'lib');
-    // Enough bytes that writing the dist takes a while: 24 skills with a 2 MiB asset each.
-    const files: Record<string, string | Uint8Array> = {};
-    for (let i = 0; i < 24; i++) {
-      files[`s${i}/SKILL.md`] = skillText(`s${i}`, `Run \`python scripts/run.py --input data.csv\` to process batch ${i}.`);
-      files[`s${i}/assets/blob.bin`] = crypto.randomBytes(2 * 1024 * 1024);
-    }
-    writeTree(lib, files);
+    const lib = heavyLibrary(box, 2);
     const out = path.join(box, 'dist');
     const build = () => spawnSync(process.execPath, [BIN, 'build', lib, '-o', out, '-q', '--no-progress'], { cwd: box, encoding: 'utf8' });
     expect(build().status).toBe(0);
@@ -210,13 +218,7 @@ describe('replacing a dist', () => {
 
   it('SIGINT while the dist is being written: the write finishes, the dist is whole, exit 130 with a message', async () => {
     const box = scratchDir('sigint');
-    const lib = path.join(box, 'lib');
-    const files: Record<string, string | Uint8Array> = {};
-    for (let i = 0; i < 24; i++) {
-      files[`s${i}/SKILL.md`] = skillText(`s${i}`, `Run \`python scripts/run.py --input data.csv\` to process batch ${i}.`);
-      files[`s${i}/assets/blob.bin`] = crypto.randomBytes(4 * 1024 * 1024);
-    }
-    writeTree(lib, files);
+    const lib = heavyLibrary(box, 4);
     const out = path.join(box, 'dist');
     // Up to three tries: the signal must land while the new dist is being written, which on a
     // very fast disk can end before the folder is seen.
