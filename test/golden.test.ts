@@ -15,6 +15,7 @@ const LIBRARIES: Record<string, string> = {
   retrieval: 'test/fixtures/retrieval',
   alfworld: 'test/fixtures/alfworld',
   'cli-automation': 'test/fixtures/cli-automation',
+  braces: 'test/fixtures/braces',
 };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -1,6 +1,7 @@
 /**
  * `skillc build <library> -o <dist>`: load the library, run the registered passes, write dist/.
  * Exit codes: 0 the build completed (diagnostics are in the report), 1 --strict and errors exist,
+ * 3 a pass failed with an internal error (the dist holds what the passes before it produced),
  * 2 usage error, unreadable library, an output folder skillc refuses or cannot write, or an input
  * changed during the build; 128+n when signal n (SIGINT, SIGTERM, SIGHUP) arrived while the dist
  * was being written (it is then finished first, so the output is whole).
@@ -160,6 +161,12 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
       err(`model ${m.model}: ${m.passes.map((x) => `${x.pass} ${x.requests}`).join(', ')} requests (${sum((x) => x.cacheHits)} cached, ${sum((x) => x.calls)} calls, ${sum((x) => x.promptTokens + x.completionTokens)} tokens); items ${sum((x) => x.items.accepted)} accepted, ${sum((x) => x.items.declined)} declined, ${sum((x) => x.items.rejected)} rejected, ${sum((x) => x.items.failed)} failed, ${sum((x) => x.items.skipped)} skipped\n`);
     }
     err(`wrote ${escapeInline(opts.out)}/ (${describeArtifacts(artifacts)}) in ${secs}s\n`);
+  }
+  // A pass that threw is a skillc bug that cost the build its later passes: never a quiet success.
+  const failed = result.timings.filter((t) => t.status === 'failed').map((t) => t.pass);
+  if (failed.length > 0) {
+    err(`skillc build: internal error: the ${failed.join(', ')} pass${failed.length === 1 ? '' : 'es'} failed (SKC001 in the diagnostics); ${escapeInline(opts.out)} holds what the passes before it produced; please report this\n`);
+    return 3;
   }
   const n = countBySeverity(result.diagnostics);
   return opts.strict && n.error > 0 ? 1 : 0;

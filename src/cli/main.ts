@@ -85,7 +85,9 @@ at temperature 0 with structured output. Every reply is checked by the same dete
 post-checks as the offline passes; a failed, invalid or rejected reply keeps the deterministic
 result and leaves a diagnostic (SKC700-SKC704). The key comes from OPENAI_API_KEY.
 
-Exit codes: 0 build completed, 1 --strict and errors were reported, 2 usage error or unreadable input.
+Exit codes: 0 build completed, 1 --strict and errors were reported, 2 usage error, unreadable input
+or an output folder skillc will not replace, 3 internal error (a pass failed; please report it),
+128+n a signal arrived while the dist was written (it was finished first).
 
 Examples:
   skillc build ./skills -o ./dist

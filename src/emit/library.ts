@@ -7,7 +7,7 @@
  * Pure apart from loading ts-morph and the tokenizer: same IR, same bytes.
  */
 import path from 'node:path';
-import type { BuildIR, CallSite, CallSiteStage, Parent, RewrittenParent } from '../ir/types.js';
+import { CALL_SITE_STAGES, type BuildIR, type CallSite, type CallSiteStage, type Parent, type RewrittenParent } from '../ir/types.js';
 import { renderBundle } from './bundle.js';
 import { renderContractMarkdown } from './contract-md.js';
 import { loadTokenCounter, TOKENIZER } from '../text/bpe.js';
@@ -131,7 +131,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
   }
 
   const dropped = ir.droppedCallSites ?? [];
-  const droppedBy = { detect: 0, binding: 0, 'round-trip': 0, 'type-check': 0, model: 0 };
+  const droppedBy = Object.fromEntries(CALL_SITE_STAGES.map((s) => [s, 0])) as Record<CallSiteStage, number>;
   for (const d of dropped) droppedBy[d.stage]++;
   const checked = callSites.length + droppedBy['round-trip'] + droppedBy['type-check'];
   const passed = callSites.length + droppedBy['type-check'];

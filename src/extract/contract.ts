@@ -13,6 +13,7 @@ import { antiUnify, groupLines } from './anti-unify.js';
 import { shapeSlot } from './slots.js';
 import { linkedScripts } from '../propose/frame.js';
 import { declaredSideEffects } from '../risk/declarations.js';
+import { escapeTemplateText } from '../rewrite/templates.js';
 
 export const EXTRACT_VERSION = 2;
 const MAX_TEMPLATES = 8;
@@ -58,7 +59,8 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
       inputs.push(field);
       if (shape.output) outputs.push({ ...field, description: `file written by the action; seen: ${examples}` });
     }
-    const template = au.pieces.map((p, i) => (i > 0 && p.spaced ? ' ' : '') + (p.kind === 'const' ? p.token : `{${names[p.index]}}`)).join('');
+    // Braces of the line itself are doubled, so they can never be read as a slot.
+    const template = au.pieces.map((p, i) => (i > 0 && p.spaced ? ' ' : '') + (p.kind === 'const' ? escapeTemplateText(p.token) : `{${names[p.index]}}`)).join('');
     return {
       template,
       slots: names,

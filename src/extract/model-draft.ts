@@ -16,7 +16,7 @@ import type { ActionTemplate, Cluster, Contract, ExtractionFailure, FieldSpec, S
 import type { ExtractReply } from '../llm/prompts/extract-contract.js';
 import { actionLines, type ActionLine } from './action-lines.js';
 import { filesUsedBy, proseOf, sideEffects, type MemberUnit } from './contract.js';
-import { collapse, matchTemplate } from '../rewrite/templates.js';
+import { canonicalTemplate, collapse, matchTemplate, templatePieces } from '../rewrite/templates.js';
 import { clip, fencedBlock } from '../llm/request-text.js';
 import { compareCodeUnits } from '../util/stable-json.js';
 
@@ -75,7 +75,7 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
     if (template === '') continue;
     // Only `{name}` holes naming an input are slots; other braces are text of the line itself
     // (skills write placeholders such as `go to {receptacle}`), so they must occur literally.
-    const slots = [...new Set([...template.matchAll(/\{([A-Za-z_]\w*)\}/g)].map((m) => m[1]!).filter((n) => inputs.has(n)))];
+    const slots = [...new Set(templatePieces({ template, slots: [...inputs.keys()] }).flatMap((p) => (p.kind === 'slot' ? [p.name] : [])))];
     const t = { template, slots };
     const required = new Set(slots.filter((s) => inputs.get(s)!.required));
     const instances: ActionTemplate['instances'][number][] = [];
@@ -95,8 +95,10 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
       dropped.push(`\`${template}\` reproduces action lines in ${seen.size} member unit${seen.size === 1 ? '' : 's'}, not two`);
       continue;
     }
-    templates.push({ template, slots, source: source!, instances });
-    if (source === 'code' && shell) shellTemplates.push(template);
+    // Stored in skillc's escaped form: a literal brace of the model's template is doubled.
+    const canonical = canonicalTemplate(t);
+    templates.push({ template: canonical, slots, source: source!, instances });
+    if (source === 'code' && shell) shellTemplates.push(canonical);
   }
   if (templates.length === 0) {
     return { kind: 'rejected', reason: reply.templates.length === 0 ? 'the reply has no template' : `no template is grounded: ${dropped.slice(0, 2).join('; ')}` };

@@ -317,9 +317,14 @@ export interface CallSite {
 
 /**
  * Where a candidate call-site was dropped: detection, the binding post-check, the round trip, the
- * type check, or the model's Binding Extraction judging that the unit is not a call (`model`).
+ * type check, the model's Binding Extraction judging that the unit is not a call (`model`), a
+ * passage that is never rewritten (a warning, a branch, an API reference, an example with its
+ * output: `never-rewrite`), an invoke that would not reproduce the lines it replaces token for
+ * token (`faithful`), a rewrite that costs more tokens than it saves (`pay`), or a failure inside
+ * skillc while rewriting the parent (`rewrite`).
  */
-export type CallSiteStage = 'detect' | 'binding' | 'round-trip' | 'type-check' | 'model';
+export const CALL_SITE_STAGES = ['detect', 'binding', 'round-trip', 'type-check', 'model', 'never-rewrite', 'faithful', 'pay', 'rewrite'] as const;
+export type CallSiteStage = (typeof CALL_SITE_STAGES)[number];
 
 export interface DroppedCallSite {
   readonly unit: string;

@@ -40,14 +40,26 @@ export const rewritePass: Pass = {
   description: 'invoke lines spliced into each touched parent by offsets; Rewrite Cleanup (deterministic, and with --llm a model); post-checks',
   version: 1,
   requires: ['parents', 'clusters', 'contracts', 'callSites'],
-  provides: ['rewrites', 'modelReplies'],
+  provides: ['rewrites', 'modelReplies', 'callSites', 'droppedCallSites'],
   async run(ir, ctx) {
     const lexicon = loadVerbLexicon();
     const contracts = new Map(ir.contracts!.map((c) => [c.id, c]));
     const verbs = new Map(ir.clusters!.map((c) => [c.id, c.verb]));
     const byParent = groupBy(ir.callSites!, (cs) => cs.parent);
     const parents = ir.parents!.filter((p) => byParent.has(p.path));
-    let done: Rewritten[] = parents.map((parent, i) => {
+    // A failure inside skillc on one parent leaves that parent as it is (its call-sites dropped at
+    // stage 'rewrite', SKC502) and the others rewritten.
+    const failed: { parent: Parent; why: string }[] = [];
+    let done: Rewritten[] = parents.flatMap((parent, i) => {
+      try {
+        return [rewriteOne(parent, i)];
+      } catch (err) {
+        failed.push({ parent, why: err instanceof Error ? err.message : String(err) });
+        ctx.report(makeDiagnostic('rewrite', 'parent-not-rewritten', { file: parent.file, message: `not rewritten: ${err instanceof Error ? err.message : String(err)}` }));
+        return [];
+      }
+    });
+    function rewriteOne(parent: Parent, i: number): Rewritten {
       const sites = byParent.get(parent.path)!;
       const invoked: InvokedContract[] = sites.map((cs) => {
         const contract = contracts.get(cs.contract)!;
@@ -71,7 +83,7 @@ export const rewritePass: Pass = {
       if (problem !== null) throw new Error(`internal: the skeleton of ${parent.file} fails its post-check: ${problem}`);
       if (!ctx.llm) ctx.progress(i + 1, parents.length);
       return { parent, invoked, original: skeleton.original, edits, text, cleanups, replacedFile };
-    });
+    }
 
     let records: ModelReplyRecord[] | undefined;
     if (ctx.llm) ({ done, records } = await withModel(done, ctx));
@@ -90,7 +102,13 @@ export const rewritePass: Pass = {
         cleanedUnits: [...new Set(r.cleanups.map((c) => c.unit))],
       };
     });
-    return { rewrites, ...(records ? { modelReplies: [...(ir.modelReplies ?? []), ...records] } : {}) };
+    const notRewritten = new Map(failed.map((f) => [f.parent.path, f.why]));
+    const callSites = ir.callSites!.filter((cs) => !notRewritten.has(cs.parent));
+    const droppedCallSites = [
+      ...(ir.droppedCallSites ?? []),
+      ...ir.callSites!.filter((cs) => notRewritten.has(cs.parent)).map((cs) => ({ unit: cs.unit, parent: cs.parent, file: cs.file, line: cs.line, contract: cs.contract, detection: cs.detection, stage: 'rewrite' as const, reason: `rewriting the skill failed inside skillc: ${notRewritten.get(cs.parent)}` })),
+    ];
+    return { rewrites, callSites, droppedCallSites, ...(records ? { modelReplies: [...(ir.modelReplies ?? []), ...records] } : {}) };
   },
 };
 

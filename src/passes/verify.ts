@@ -2,8 +2,14 @@
  * Pass 4, verify (SPEC §2): every cluster gets a profile — the four check scores, the decision and,
  * for a rejection, the first failed check; for a promotion, its witness. Never a model. The risk
  * scanner (tree-sitter grammars, oxc-parser) is loaded only when there is a draft to scan.
+ *
+ * A contract the build could not emit is not promoted: the declarations of every contract that
+ * would be emitted are compiled, and one whose own declaration does not compile (text from a skill
+ * that breaks it) fails the schema gate, as does a draft whose checks throw. Either is reported on
+ * the cluster (SKC300 with its id) and the build goes on with the other contracts.
  */
-import type { Profile } from '../ir/types.js';
+import type { Contract, Profile } from '../ir/types.js';
+import { makeDiagnostic } from '../ir/diagnostics.js';
 import type { RiskScanFn } from '../verify/checks.js';
 import { decide } from '../verify/decide.js';
 import { verifyDraft } from '../verify/verify-draft.js';
@@ -24,15 +30,36 @@ export const verifyPass: Pass = {
     const scan = byCluster.size > 0 ? await makeScan() : () => [];
     const profiles: Profile[] = [];
     const zero = { coverage: 0, coverageMin: 0, binding: 0, replacement: 0, risk: 0 };
+    const noEvidence = { coverage: [], binding: [], replacement: [] };
+    const unusable = (clusterId: string, contract: Contract, why: string) => {
+      const first = index.get(ir.clusters!.find((c) => c.id === clusterId)?.units[0] ?? '');
+      ctx.report(makeDiagnostic('verify', 'contract-dropped', { file: first?.parent.file ?? '.', line: first?.unit.line ?? 1, message: `contract ${contract.id} (cluster ${clusterId}) is not promoted: ${why}` }));
+      return decide({ cluster: clusterId, contract, schemaErrors: [why], scores: zero, evidence: noEvidence, risks: [] }, policy);
+    };
     ir.clusters!.forEach((cluster, i) => {
       const contract = byCluster.get(cluster.id) ?? null;
       if (!contract) {
-        profiles.push(decide({ cluster: cluster.id, contract: null, extractionFailure: failures.get(cluster.id) ?? 'no draft', scores: zero, evidence: { coverage: [], binding: [], replacement: [] }, risks: [] }, policy));
+        profiles.push(decide({ cluster: cluster.id, contract: null, extractionFailure: failures.get(cluster.id) ?? 'no draft', scores: zero, evidence: noEvidence, risks: [] }, policy));
       } else {
-        profiles.push(verifyDraft(contract, cluster.units.map((id) => index.get(id)!), scan, policy));
+        try {
+          profiles.push(verifyDraft(contract, cluster.units.map((id) => index.get(id)!), scan, policy));
+        } catch (err) {
+          profiles.push(unusable(cluster.id, contract, `verifying it failed (${err instanceof Error ? err.message : String(err)})`));
+        }
       }
       ctx.progress(i + 1, ir.clusters!.length);
     });
+    // What would be emitted must be emittable: its declaration compiles.
+    const emitted = profiles.filter((p) => p.decision !== 'reject').map((p) => byCluster.get(p.cluster)!);
+    if (emitted.length > 0) {
+      const { brokenDeclarations } = await import('../typed/type-check.js');
+      const broken = await brokenDeclarations(emitted);
+      for (const [id, why] of broken) {
+        const contract = emitted.find((c) => c.id === id)!;
+        const at = profiles.findIndex((p) => p.cluster === contract.cluster);
+        profiles[at] = unusable(contract.cluster, contract, `its TypeScript declaration does not compile (${why})`);
+      }
+    }
     return { profiles };
   },
 };

@@ -3,7 +3,7 @@
  * and options give the same report. Timings are wall-clock, so they appear only when asked for
  * (--timings); without them two builds of one library are byte-identical.
  */
-import type { BuildIR, ModelReplyRecord, Parent } from '../ir/types.js';
+import { CALL_SITE_STAGES, type BuildIR, type ModelReplyRecord, type Parent } from '../ir/types.js';
 import type { ModelUsage, PassUsage } from '../llm/model-service.js';
 import { countBySeverity, DIAGNOSTIC_CODES, type Diagnostic } from '../ir/diagnostics.js';
 import type { PassTiming } from '../passes/driver.js';
@@ -276,7 +276,7 @@ export function renderReportMarkdown(r: BuildReport): string {
   if (rf) {
     L.push('## Refactored library', '');
     L.push('| stage | input | output |', '|---|---:|---|');
-    L.push(`| bind | ${rf.candidates} candidate call-sites of ${rf.promoted} promoted contracts | ${rf.callSites} call-sites (${rf.byDetection.member} members, ${rf.byDetection.match} matched elsewhere); dropped: detect ${rf.dropped.detect}, binding ${rf.dropped.binding}, round-trip ${rf.dropped['round-trip']}, type-check ${rf.dropped['type-check']}, model ${rf.dropped.model} |`);
+    L.push(`| bind | ${rf.candidates} candidate call-sites of ${rf.promoted} promoted contracts | ${rf.callSites} call-sites (${rf.byDetection.member} members, ${rf.byDetection.match} matched elsewhere); dropped: ${CALL_SITE_STAGES.map((s) => `${s} ${rf.dropped[s]}`).join(', ')} |`);
     L.push(`| rewrite | ${rf.callSites} call-sites | ${rf.rewrittenParents} parents rewritten, ${rf.promotedInvoked} contracts invoked, ${rf.cleanups} lines fixed by Rewrite Cleanup |`, '');
     L.push(`Round trip (templates instantiated with a call-site's bindings give back its action lines): ${rf.roundTrip.passed} of ${rf.roundTrip.checked} (${(rf.roundTrip.rate * 100).toFixed(1)}%); failures are dropped.`, '');
     const t = rf.tokens;

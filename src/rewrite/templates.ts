@@ -1,8 +1,15 @@
 /**
  * Action templates as data: a template string such as `take {object} from {source}` split into
  * constant text and slots, matched against a concrete action line (slot alignment) and
- * instantiated with bindings. Only `{name}` holes whose name is one of the template's slots are
- * slots, so braces that belong to the code itself (`${HOME}`, `{"a": 1}`) stay constant.
+ * instantiated with bindings.
+ *
+ * Syntax, as in Python's and Rust's format strings: `{name}` is a slot when `name` is one of the
+ * template's slots; a brace that belongs to the action itself is doubled (`{{` and `}}`), so
+ * `print(f"{{name}}: {{value}}")` is the line `print(f"{name}: {value}")` with no slot at all, and
+ * JSON, shell `${VAR}`, Jinja `{{ x }}` and placeholders such as `{API_KEY}` in a skill's code stay
+ * text. Templates skillc writes are always in this form (escapeTemplateText); for templates from
+ * elsewhere (a model's draft) a single brace that opens no slot is read as text too, and
+ * canonicalTemplate rewrites them into the escaped form.
  */
 import type { ActionTemplate } from '../ir/types.js';
 
@@ -11,15 +18,45 @@ export type TemplatePiece = { readonly kind: 'const'; readonly text: string } | 
 export function templatePieces(t: Pick<ActionTemplate, 'template' | 'slots'>): TemplatePiece[] {
   const pieces: TemplatePiece[] = [];
   const names = new Set(t.slots);
-  let last = 0;
-  for (const m of t.template.matchAll(/\{([A-Za-z_][\w]*)\}/g)) {
-    if (!names.has(m[1]!)) continue;
-    if (m.index > last) pieces.push({ kind: 'const', text: t.template.slice(last, m.index) });
-    pieces.push({ kind: 'slot', name: m[1]! });
-    last = m.index + m[0].length;
+  const text = t.template;
+  let literal = '';
+  const flush = () => {
+    if (literal !== '') pieces.push({ kind: 'const', text: literal });
+    literal = '';
+  };
+  for (let i = 0; i < text.length; ) {
+    const c = text[i]!;
+    if ((c === '{' || c === '}') && text[i + 1] === c) {
+      literal += c;
+      i += 2;
+      continue;
+    }
+    if (c === '{') {
+      const m = /^\{([A-Za-z_]\w*)\}/.exec(text.slice(i, i + 200));
+      if (m && names.has(m[1]!)) {
+        flush();
+        pieces.push({ kind: 'slot', name: m[1]! });
+        i += m[0].length;
+        continue;
+      }
+    }
+    literal += c;
+    i++;
   }
-  if (last < t.template.length) pieces.push({ kind: 'const', text: t.template.slice(last) });
+  flush();
   return pieces;
+}
+
+/** Constant text of an action line as template text: its braces doubled. */
+export function escapeTemplateText(text: string): string {
+  return text.replace(/[{}]/g, (b) => b + b);
+}
+
+/** The template in skillc's own form: constant text escaped, slots as `{name}`. Idempotent. */
+export function canonicalTemplate(t: Pick<ActionTemplate, 'template' | 'slots'>): string {
+  return templatePieces(t)
+    .map((p) => (p.kind === 'const' ? escapeTemplateText(p.text) : `{${p.name}}`))
+    .join('');
 }
 
 const compiled = new WeakMap<object, Map<string, RegExp>>();

@@ -123,7 +123,8 @@ function functionDoc(contract: Contract): OptionalKind<JSDocStructure> {
  * of its own starting with `@` would read as a JSDoc tag.
  */
 function escapeDoc(text: string): string {
-  return oneLine(text).replace(/\*\//g, '*\\/');
+  // `/*` as well as `*/`: the JSDoc writer joins lines with ` * `, so a trailing `/*` became `*/`.
+  return oneLine(text).replace(/\*\//g, '*\\/').replace(/\/\*/g, '/\\*');
 }
 
 function oneLine(text: string): string {

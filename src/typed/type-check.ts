@@ -39,8 +39,10 @@ const IMPORT_LINE = 'import * as C from "./index";';
  * Checks each call against its contract. Returns, for every call that fails, its key and the
  * first error (one line of text); a key with several calls gets the first failing call's error.
  * `declarations` is the text renderDeclarations produced for these same contracts (rendered here
- * when absent). Throws when the declarations themselves do not compile: that is a skillc bug, not
- * a skill's.
+ * when absent). When the declarations themselves do not compile (a skillc bug, which one odd
+ * contract must not turn into a failed build), the contracts whose own declarations do not
+ * compile are found (brokenDeclarations), each call to them fails with that reason, and the other
+ * calls are checked without them.
  */
 export async function typeCheckInvokes(contracts: readonly Contract[], calls: readonly InvokeCall[], declarations?: string): Promise<Map<string, string>> {
   const result = new Map<string, string>();
@@ -101,7 +103,18 @@ export async function typeCheckInvokes(contracts: readonly Contract[], calls: re
       // Diagnostics come sorted by position, so the first one seen for a line is its first error.
       errors[index] ??= message;
     }
-    if (broken.length > 0) throw new Error(`typeCheckInvokes: the contract declarations do not compile (a skillc bug): ${broken.join('; ')}`);
+    if (broken.length > 0) {
+      const bad = await brokenDeclarations([...byId.values()]);
+      // Declarations that fail together but each compile alone: nothing to isolate, so nothing can be trusted.
+      if (bad.size === 0) throw new Error(`typeCheckInvokes: the contract declarations do not compile (a skillc bug): ${broken.join('; ')}`);
+      const rest = await typeCheckInvokes([...byId.values()].filter((c) => !bad.has(c.id)), calls.filter((c) => !bad.has(c.contract)));
+      calls.forEach((call) => {
+        const why = bad.get(call.contract);
+        if (why !== undefined && !result.has(call.key)) result.set(call.key, `the declaration of ${call.contract} does not compile: ${why}`);
+      });
+      for (const [k, v] of rest) if (!result.has(k)) result.set(k, v);
+      return result;
+    }
   }
 
   calls.forEach((call, i) => {
@@ -109,4 +122,41 @@ export async function typeCheckInvokes(contracts: readonly Contract[], calls: re
     if (error !== undefined && !result.has(call.key)) result.set(call.key, error);
   });
   return result;
+}
+
+/** A project with the stub lib and the given declarations, and the diagnostics of index.d.ts. */
+async function compileDeclarations(dts: string): Promise<string[]> {
+  const { Project, ts } = await import('ts-morph');
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    skipLoadingLibFiles: true,
+    compilerOptions: { strict: true, noLib: true, noEmit: true, types: [], target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler },
+  });
+  project.createSourceFile('/lib.stub.d.ts', LIB_STUB);
+  project.createSourceFile('/index.d.ts', dts);
+  return project.getPreEmitDiagnostics().map((d) => ts.flattenDiagnosticMessageText(d.compilerObject.messageText, ' ').replace(/\s+/g, ' ').trim());
+}
+
+/**
+ * The contracts whose declarations do not compile, each with the first error: none when the
+ * declarations of all of them compile together (one compile), else each contract is rendered
+ * and compiled on its own. Rendering that throws counts as not compiling.
+ */
+export async function brokenDeclarations(contracts: readonly Contract[]): Promise<Map<string, string>> {
+  const bad = new Map<string, string>();
+  if (contracts.length === 0) return bad;
+  try {
+    if ((await compileDeclarations(await renderDeclarations(contracts))).length === 0) return bad;
+  } catch {
+    // Fall through to the contracts one by one.
+  }
+  for (const c of contracts) {
+    try {
+      const errors = await compileDeclarations(await renderDeclarations([c]));
+      if (errors.length > 0) bad.set(c.id, errors[0]!);
+    } catch (err) {
+      bad.set(c.id, err instanceof Error ? err.message : String(err));
+    }
+  }
+  return bad;
 }

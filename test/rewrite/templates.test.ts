@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anchorOf, instantiate, matchTemplate, templatePieces } from '../../src/rewrite/templates.js';
+import { anchorOf, canonicalTemplate, escapeTemplateText, instantiate, matchTemplate, templatePieces } from '../../src/rewrite/templates.js';
 
 const take = { template: 'take {object} from {source}', slots: ['object', 'source'] };
 
@@ -30,5 +30,26 @@ describe('action templates', () => {
   it('picks the longest constant word as the prefilter anchor', () => {
     expect(anchorOf({ template: 'pip install {package}', slots: ['package'] })).toBe('install');
     expect(anchorOf({ template: '{a} {b}', slots: ['a', 'b'] })).toBe('');
+  });
+
+  it('reads doubled braces as literal braces, so code braces never become slots', () => {
+    // `print(f"{name}: {value}")` with a slot `name` elsewhere: the doubled braces stay text.
+    const t = { template: 'print(f"{{name}}: {{value}}") > {name}', slots: ['name'] };
+    expect(templatePieces(t)).toEqual([{ kind: 'const', text: 'print(f"{name}: {value}") > ' }, { kind: 'slot', name: 'name' }]);
+    expect(matchTemplate(t, 'print(f"{name}: {value}") > out.txt')).toEqual({ name: 'out.txt' });
+    expect(instantiate(t, { name: 'log.txt' })).toBe('print(f"{name}: {value}") > log.txt');
+    // JSON, shell ${VAR}, Jinja {{ x }} and a placeholder written by the author.
+    const line = 'curl -H "Bearer {API_KEY}" -d \'{"q": 1}\' "${HOST}/{{ path }}"';
+    const escaped = escapeTemplateText(line);
+    expect(escaped).toBe('curl -H "Bearer {{API_KEY}}" -d \'{{"q": 1}}\' "${{HOST}}/{{{{ path }}}}"');
+    expect(instantiate({ template: escaped, slots: ['API_KEY', 'path'] }, { API_KEY: 'x', path: 'y' })).toBe(line);
+  });
+
+  it('canonicalTemplate doubles the literal braces of a template written without escapes, and is idempotent', () => {
+    const model = { template: 'jq \'{"a": .a}\' {file}', slots: ['file'] };
+    const canonical = canonicalTemplate(model);
+    expect(canonical).toBe('jq \'{{"a": .a}}\' {file}');
+    expect(canonicalTemplate({ template: canonical, slots: ['file'] })).toBe(canonical);
+    expect(matchTemplate({ template: canonical, slots: ['file'] }, 'jq \'{"a": .a}\' in.json')).toEqual({ file: 'in.json' });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderDeclarations } from '../../src/typed/declarations.js';
-import { typeCheckInvokes, type InvokeCall } from '../../src/typed/type-check.js';
+import { brokenDeclarations, typeCheckInvokes, type InvokeCall } from '../../src/typed/type-check.js';
 import { contract, field, installDependencies, resizeImage } from './sample.js';
 
 const contracts = [installDependencies, resizeImage, contract('list-files', [])];
@@ -104,5 +104,16 @@ describe('typeCheckInvokes', () => {
     const ms = performance.now() - start;
     expect(errors.size).toBe(20);
     expect(ms).toBeLessThan(5000);
+  });
+});
+
+describe('text from skills cannot break the declarations', () => {
+  it('a trigger, a description or a template holding comment markers still compiles', async () => {
+    const odd = contract('odd-one', [field('url', 'string', true, '`*/` {@link x} /*')], {
+      trigger: '*/ declare const x: number; /*',
+      templates: [{ template: 'curl -H "Bearer {{API_KEY}}" {url} */ /*', slots: ['url'], source: 'code', instances: [] }],
+    });
+    expect(await brokenDeclarations([odd, installDependencies])).toEqual(new Map());
+    expect(await typeCheckInvokes([odd], [call('k', 'odd-one', { url: 'https://x' })])).toEqual(new Map());
   });
 });
