@@ -6,9 +6,9 @@
  *               when the build wrote one, else skills/<path>/SKILL.md;
  *   tokens      o200k tokens of that file against the original SKILL.md (a bundle must not be
  *               bigger);
- *   library     characters of every skills/<path>/SKILL.md (the skeletons) plus each contract's
- *               readable text once (the block a bundle inlines for it, taken from the bundles),
- *               against the characters of the original SKILL.md files.
+ *   library     characters of every skills/<path>/SKILL.md (the skeletons) plus, once, the
+ *               readable text of each contract a skeleton invokes (rewrite/contract-text.ts over
+ *               contracts/<id>.json), against the characters of the original SKILL.md files.
  *
  * Prints the totals, the distribution of per-skill bundle/original token ratios, the skills with
  * lost lines (first 20) and the five largest savings. Exit 1 when a line is lost or a bundle is
@@ -19,6 +19,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadTokenCounter } from '../src/text/bpe.js';
+import { parseInvokes } from '../src/rewrite/invoke.js';
+import { contractText } from '../src/rewrite/contract-text.js';
+import type { Contract } from '../src/ir/types.js';
 
 interface ParentJson {
   path: string;
@@ -52,20 +55,6 @@ export function lostLines(original: string, reads: string): string[] {
   return lost;
 }
 
-/** The `### <id>` blocks of a bundle's "## 3. Contracts" section, by id. */
-function contractBlocks(bundle: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const at = bundle.indexOf('\n## 3. Contracts');
-  if (at < 0) return out;
-  const section = bundle.slice(at);
-  const parts = section.split(/\n(?=### )/).slice(1);
-  for (const part of parts) {
-    const id = /^### (\S+)/.exec(part)?.[1];
-    if (id && !out.has(id)) out.set(id, part.replace(/\s+$/, ''));
-  }
-  return out;
-}
-
 function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return 0;
   const i = (sorted.length - 1) * q;
@@ -87,6 +76,7 @@ async function main(): Promise<number> {
 
   let originalChars = 0;
   let skeletonChars = 0;
+  let skeletonTokens = 0;
   let originalTokens = 0;
   let readTokens = 0;
   let lostTotal = 0;
@@ -115,13 +105,19 @@ async function main(): Promise<number> {
     readTokens += r;
     ratios.push(o === 0 ? 1 : r / o);
     if (r > o) bigger.push({ file: p.file, original: o, reads: r });
-    const blocks = bundle ? contractBlocks(bundle) : new Map<string, string>();
-    for (const [id, text] of blocks) if (!contracts.has(id)) contracts.set(id, text);
-    savings.push({ file: p.file, saved: o - count(skeleton), original: o, reads: r, contracts: [...blocks.keys()] });
+    const invoked = [...new Set(parseInvokes(skeleton).map((i) => i.contract))].sort();
+    for (const id of invoked) {
+      if (contracts.has(id)) continue;
+      const json = read(path.join(dist, 'contracts', `${id}.json`));
+      contracts.set(id, json === null ? '' : contractText(JSON.parse(json) as Contract));
+    }
+    savings.push({ file: p.file, saved: o - count(skeleton), original: o, reads: r, contracts: invoked });
     originalChars += original.length;
     skeletonChars += skeleton.length;
+    skeletonTokens += count(skeleton);
   }
   const contractChars = [...contracts.values()].reduce((a, t) => a + t.length, 0);
+  const contractTokens = [...contracts.values()].reduce((a, t) => a + count(t), 0);
   ratios.sort((a, b) => a - b);
   savings.sort((a, b) => b.saved - a.saved || (a.file < b.file ? -1 : 1));
 
@@ -132,6 +128,7 @@ async function main(): Promise<number> {
   out.push(`tokens an agent reads: ${readTokens} of ${originalTokens} original (${(readTokens / Math.max(1, originalTokens)).toFixed(4)})`);
   out.push(`per-skill read/original ratio: min ${ratios[0]?.toFixed(3)}, p10 ${quantile(ratios, 0.1).toFixed(3)}, median ${quantile(ratios, 0.5).toFixed(3)}, p90 ${quantile(ratios, 0.9).toFixed(3)}, max ${ratios[ratios.length - 1]?.toFixed(3)}`);
   out.push(`library: skeletons ${skeletonChars} + contracts once ${contractChars} (${contracts.size} contracts) = ${skeletonChars + contractChars} of ${originalChars} original characters (${((skeletonChars + contractChars) / Math.max(1, originalChars)).toFixed(4)})`);
+  out.push(`library tokens: skeletons ${skeletonTokens} + contracts once ${contractTokens} = ${skeletonTokens + contractTokens} of ${originalTokens} (${((skeletonTokens + contractTokens) / Math.max(1, originalTokens)).toFixed(4)})`);
   out.push('largest savings (skeleton against original, tokens):');
   for (const s of savings.slice(0, 5)) out.push(`  ${s.saved}  ${s.file}  (${s.original} -> skeleton; reads ${s.reads}; contracts ${s.contracts.join(', ') || 'none'})`);
   if (lostBy.length > 0) {

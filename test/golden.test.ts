@@ -16,6 +16,7 @@ const LIBRARIES: Record<string, string> = {
   alfworld: 'test/fixtures/alfworld',
   'cli-automation': 'test/fixtures/cli-automation',
   braces: 'test/fixtures/braces',
+  'never-rewrite': 'test/fixtures/never-rewrite',
 };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -154,7 +154,11 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     if (y) err(`contracts: ${y.clusters} clusters → ${y.drafts} drafts → ${y.autoPromote} auto_promote, ${y.review} review, ${y.reject} reject\n`);
     if (opts.timings) err(`timings: load ${Math.round(tLoaded - t0)} ms, ${result.timings.map((t) => `${t.pass} ${Math.round(t.ms)} ms`).join(', ')}, emit ${Math.round(tRendered - tEmit)} ms render + ${Math.round(tWritten - tRendered)} ms write\n`);
     const rf = report.refactor;
-    if (rf) err(`refactor: ${rf.callSites} call-sites in ${rf.rewrittenParents} parents (${rf.candidates - rf.callSites} candidates dropped, round trip ${(rf.roundTrip.rate * 100).toFixed(1)}%), ${rf.cleanups} cleanup edits; bundle/original tokens median ${rf.tokens.ratio.median}\n`);
+    if (rf) {
+      const why = Object.entries(rf.dropped).filter(([, n]) => n > 0).map(([stage, n]) => `${stage} ${n}`).join(', ');
+      const lib = rf.tokens.library;
+      err(`refactor: ${rf.callSites} call-sites in ${rf.rewrittenParents} parents (${rf.candidates - rf.callSites} candidates dropped${why ? `: ${why}` : ''}); the rewritten skills take ${lib.skeletons + lib.contracts} tokens with their contracts, against ${lib.original} as written\n`);
+    }
     if (report.llm) {
       const m = report.llm;
       const sum = (f: (x: (typeof m.passes)[number]) => number) => m.passes.reduce((a, x) => a + f(x), 0);

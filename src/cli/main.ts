@@ -41,7 +41,7 @@ export function makeProgram(): Command {
 
   program
     .command('build')
-    .description('compile a skill library: verified contracts for recurring procedures, skills rewritten to invoke them, bundles')
+    .description('compile a skill library: verified contracts for recurring procedures, skills rewritten to invoke them where that pays and changes no meaning, a graph index')
     .argument('<library>', 'folder to compile; every folder below it holding a SKILL.md is a skill')
     .requiredOption('-o, --out <dir>', 'output folder (replaced on each build if skillc wrote it)')
     .option('--policy <file>', 'verifier policy JSON (default: rules/policy.json; schema: schemas/policy.schema.json)')
@@ -67,10 +67,11 @@ export function makeProgram(): Command {
       'after',
       `
 Outputs in <dir>:
-  skills/<skill>/SKILL.md          the skill, rewritten to invoke contracts (or copied byte for byte)
+  skills/<skill>/SKILL.md          the skeleton: code blocks an invoke reproduces token for token
+                                   replaced by it, where that pays (else copied byte for byte)
   skills/<skill>/SKILL.replaced.md the original text of every rewritten section
   skills/<skill>/...               every other file of the skill, copied byte for byte
-  bundles/<skill>.md               what an agent reads: actions per invoke, skeleton, contracts
+  bundles/<skill>.md               what an agent reads for a rewritten skill: the skill as written
   contracts/<id>.json, <id>.md     promoted and review contracts; index.d.ts: their signatures
   refactored_library.json          call-sites, dropped call-sites with reasons, cleanups, stats
   candidates.json                  every cluster with its verifier profile (see skillc explain)
@@ -196,7 +197,7 @@ Examples:
 
   program
     .command('query')
-    .description('retrieve the skills for a task from a built library, as substituted bundles under a token budget')
+    .description('retrieve the skills for a task from a built library, each as written, under a token budget')
     .argument('<task>', 'the task, in plain words')
     .option('--dist <dir>', 'the build output folder', 'dist')
     .option('-k, --top <n>', 'at most n skills', wholeNumber('-k', 1), 8)
@@ -208,12 +209,10 @@ How it ranks (SPEC §5, after Graph of Skills): BM25F over each skill's name, de
 I/O, contract templates and body, mixed with a TF-IDF vector cosine, gives seed skills; Personalized
 PageRank over graph.json's typed edges (invokes, dep, wf, sem, alt; restart 0.2, reverse weights
 dep 1.0, wf 0.5, sem 0.2, alt 0.1) spreads their weight to prerequisites and neighbours; a rerank
-adds direct matches in name, description and I/O. Only skills are returned: a contract comes
-inlined in the bundle of each skill that invokes it.
+adds direct matches in name, description and I/O. Only skills are returned, never a contract.
 
-Each hit is its bundle: a header saying invoke(...) is notation, (1) the actions of each invoke,
-(2) the rewritten skill, (3) the contracts; a skill nothing was rewritten in comes as its SKILL.md.
-Hits are added in rank order while they fit the budget; the rest are listed by path.
+Each hit is the skill as written, every line of it. Hits are added in rank order while they fit
+the budget; the rest are listed by path.
 
 Exit codes: 0 hits, 1 NO_SKILL_HIT (no skill matches the task), 2 usage error or unreadable dist.
 

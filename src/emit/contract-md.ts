@@ -5,6 +5,9 @@
  */
 import type { CallSite, Contract, FieldSpec, Profile } from '../ir/types.js';
 import { codeSpan } from '../text/code-span.js';
+import { fieldSignature } from '../rewrite/contract-text.js';
+
+export { fieldSignature };
 
 export function renderContractMarkdown(c: Contract, profile: Profile | undefined, callSites: readonly CallSite[], fnName: string): string {
   const L: string[] = [];
@@ -39,9 +42,4 @@ export function renderContractMarkdown(c: Contract, profile: Profile | undefined
   }
   L.push('', `Source parents: ${c.source_parents.map((p) => `\`${p}\``).join(', ')}.`, '');
   return L.join('\n');
-}
-
-/** `name: type`, with `?` after an optional field's name. */
-export function fieldSignature(f: FieldSpec): string {
-  return `${f.name}${f.required ? '' : '?'}: ${f.type}`;
 }

@@ -8,8 +8,8 @@
  */
 import path from 'node:path';
 import { CALL_SITE_STAGES, type BuildIR, type CallSite, type CallSiteStage, type Parent, type RewrittenParent } from '../ir/types.js';
-import { renderBundle } from './bundle.js';
 import { renderContractMarkdown } from './contract-md.js';
+import { contractText } from '../rewrite/contract-text.js';
 import { loadTokenCounter, TOKENIZER } from '../text/bpe.js';
 import { parentText } from '../rewrite/splice.js';
 import { groupBy } from '../util/group-by.js';
@@ -50,6 +50,8 @@ export interface RefactorStats {
     /** bundle / original per parent. */
     readonly ratio: Quartiles;
     readonly bundleSmaller: number;
+    /** What the library stores for the rewritten skills against the skills as written. */
+    readonly library: { readonly original: number; readonly skeletons: number; readonly contracts: number; readonly ratio: number };
     readonly perParent: readonly ParentTokens[];
   };
 }
@@ -76,7 +78,6 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
   const callSites = ir.callSites ?? [];
   const sitesByParent = groupBy(callSites, (c) => c.parent);
   const callSitesByContract = groupBy(callSites, (c) => c.contract);
-  const contracts = new Map((ir.contracts ?? []).map((c) => [c.id, c]));
   const count = await loadTokenCounter();
   const perParent: ParentTokens[] = [];
   const hydration = new Map<string, ParentHydration>();
@@ -87,7 +88,10 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
     const rw = rewrites.get(p.path);
     if (rw) {
       const sites = sitesByParent.get(p.path) ?? [];
-      const bundle = renderBundle(rw, sites, contracts, `${dir}/${rw.replacedFile}`);
+      // What an agent reads is the skill as written: every line of it, and nothing added. The
+      // skeleton with invokes and the contracts stated once is what the library stores; read with
+      // each invoke's concrete actions beside it, as every line must be, it would only add tokens.
+      const bundle = parentText(p);
       artifacts.push({ path: `${dir}/SKILL.md`, content: withBom(p, rw.text), ...(p.mode !== undefined ? { mode: p.mode } : {}) });
       artifacts.push({ path: `${dir}/${rw.replacedFile}`, content: renderReplaced(p, rw, sites) });
       artifacts.push({ path: bundlePath(p.path), content: bundle });
@@ -133,8 +137,15 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
   const dropped = ir.droppedCallSites ?? [];
   const droppedBy = Object.fromEntries(CALL_SITE_STAGES.map((s) => [s, 0])) as Record<CallSiteStage, number>;
   for (const d of dropped) droppedBy[d.stage]++;
-  const checked = callSites.length + droppedBy['round-trip'] + droppedBy['type-check'];
-  const passed = callSites.length + droppedBy['type-check'];
+  // Every call-site dropped after binding (type check, rewrite plan, rewrite) passed the round trip.
+  const passed = callSites.length + droppedBy['type-check'] + droppedBy['never-rewrite'] + droppedBy.faithful + droppedBy.pay + droppedBy.rewrite;
+  const checked = passed + droppedBy['round-trip'];
+  const invokedContracts = [...callSitesByContract.keys()].sort().map((id) => promoted.find((c) => c.id === id)).filter((c) => c !== undefined);
+  const library = {
+    original: perParent.reduce((a, t) => a + t.original, 0),
+    skeletons: perParent.reduce((a, t) => a + t.skeleton, 0),
+    contracts: invokedContracts.reduce((a, c) => a + count(contractText(c)), 0),
+  };
   const stats: RefactorStats = {
     promoted: promoted.length,
     promotedInvoked: callSitesByContract.size,
@@ -152,6 +163,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
       skeleton: quartiles(perParent.map((t) => t.skeleton)),
       ratio: quartiles(perParent.map((t) => (t.original === 0 ? 1 : t.bundle / t.original))),
       bundleSmaller: perParent.filter((t) => t.bundle < t.original).length,
+      library: { ...library, ratio: library.original === 0 ? 1 : roundTo((library.skeletons + library.contracts) / library.original, 4) },
       perParent,
     },
   };
@@ -164,7 +176,11 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
       tool: { name: TOOL_NAME, version: TOOL_VERSION },
       children: promoted.map((c) => ({ id: c.id, trigger: c.trigger, contract: `contracts/${c.id}.json`, source_parents: c.source_parents, call_sites: (callSitesByContract.get(c.id) ?? []).length })),
       parents: parentEntries,
-      call_sites: callSites.map((cs) => ({ ...cs, original_unit_text: units.get(cs.unit)!.unit.text })),
+      call_sites: callSites.map((cs) => {
+        const { unit, parent } = units.get(cs.unit)!;
+        const replaced = cs.replaced ?? { start: unit.start, end: unit.end, line: unit.line };
+        return { ...cs, original_unit_text: unit.text, replaced: { ...replaced, text: parentText(parent).slice(replaced.start, replaced.end) } };
+      }),
       dropped_call_sites: dropped,
       cleanups: (ir.rewrites ?? []).flatMap((r) => r.cleanups),
       stats: { ...stats, tokens: tokenSummary },

@@ -32,7 +32,9 @@ export function contractNodeId(id: string): string {
 export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHydration>): GraphDocument {
   const parents = ir.parents ?? [];
   const decisions = new Map((ir.profiles ?? []).map((p) => [p.cluster, p.decision]));
-  const contracts = (ir.contracts ?? []).filter((c) => decisions.get(c.cluster) === 'auto_promote');
+  // A contract is a node only when some skill invokes it: the child store is reached through invokes.
+  const invokedIds = new Set((ir.callSites ?? []).map((cs) => cs.contract));
+  const contracts = (ir.contracts ?? []).filter((c) => decisions.get(c.cluster) === 'auto_promote' && invokedIds.has(c.id));
   const byContract = new Map(contracts.map((c) => [c.id, c]));
   const callSites = (ir.callSites ?? []).filter((cs) => byContract.has(cs.contract));
   const invoked = new Map<string, Set<string>>();

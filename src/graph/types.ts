@@ -30,7 +30,7 @@ export interface ParentNode {
   readonly scripts: readonly string[];
   /** Contract ids this parent invokes, sorted. */
   readonly invokes: readonly string[];
-  /** dist-relative file an agent reads for this parent: the substituted bundle, or the skill itself when nothing was rewritten. */
+  /** dist-relative file an agent reads for this parent: the skill as written (bundles/<path>.md for a rewritten one, else its SKILL.md). */
   readonly bundle: string;
   /** dist-relative SKILL.md. */
   readonly source: string;

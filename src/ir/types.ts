@@ -313,6 +313,8 @@ export interface CallSite {
   readonly invoke: string;
   /** Who chose the bindings: slot alignment, or a model reply that passed the same post-checks. */
   readonly binder: 'deterministic' | 'model';
+  /** Set by the rewrite pass: the code block of the original text the invoke replaced. */
+  readonly replaced?: { readonly start: number; readonly end: number; readonly line: number };
 }
 
 /**

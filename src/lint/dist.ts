@@ -32,6 +32,8 @@ export interface DistContract {
   readonly verb: string;
   /** The longest constant word of each template: a unit holding none of them is no call-site. */
   readonly anchors: readonly string[];
+  /** The skills (library-relative paths) the build rewrote to invoke it. */
+  readonly rewrittenIn: ReadonlySet<string>;
 }
 
 export interface LintDist {
@@ -103,8 +105,9 @@ function readDist(root: string): LintDist {
     if (doc.id !== id) throw new DistError(`${file} holds contract '${doc.id}', not '${id}'`);
     if (doc.cluster !== c.cluster.id) throw new DistError(`${file} belongs to cluster ${doc.cluster}, but ${CANDIDATES} promotes it for cluster ${c.cluster.id}`);
     // The dist's extras (verifier profile, call-sites) are not part of the contract itself.
-    const { verifier_stats: _profile, call_sites: _sites, ...contract } = doc;
-    contracts.push({ contract, verb: c.cluster.verb, anchors: contract.templates.map(anchorOf).filter((a) => a !== '') });
+    const { verifier_stats: _profile, call_sites: sites, ...contract } = doc;
+    const rewrittenIn = new Set(Array.isArray(sites) ? sites.flatMap((x) => (typeof (x as { parent?: unknown }).parent === 'string' ? [(x as { parent: string }).parent] : [])) : []);
+    contracts.push({ contract, verb: c.cluster.verb, anchors: contract.templates.map(anchorOf).filter((a) => a !== ''), rewrittenIn });
   }
   contracts.sort((a, b) => compareCodeUnits(a.contract.id, b.contract.id));
 

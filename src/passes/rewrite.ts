@@ -1,10 +1,15 @@
 /**
- * Pass 6, rewrite (SPEC §2): for every parent with call-sites, splice the invoke lines and the
- * marker into the original text by offsets, then run the deterministic Rewrite Cleanup over the
- * remaining units. Post-checks per parent: the invokes parsed back out of the new text are exactly
- * its call-sites (every invoked contract is still referenced), and every word of the new text
- * occurs in the original parent, in an invoked contract's id or input names, or in skillc's own
- * marker. A parent whose cleanup fails the post-check keeps the skeleton without cleanup.
+ * Pass 6, rewrite (SPEC §2): first the plan (rewrite/plan.ts): a call-site is rewritten only when
+ * its invoke reproduces one code block of its unit token for token, the block is not in a passage
+ * that is never rewritten, and its contract pays for itself in tokens; the others are dropped with
+ * their stage and reason. Then, for every parent with call-sites left, the invoke lines and the
+ * marker are spliced into the original text by offsets. Post-checks per parent: the invokes parsed
+ * back out of the new text are exactly its call-sites (every invoked contract is still
+ * referenced), and every word of the new text occurs in the original parent, in an invoked
+ * contract's id or input names, or in skillc's own marker.
+ *
+ * Rewrite Cleanup (lines elsewhere that spell out an invoked procedure with another verb) only
+ * reports what it finds (SKC503): rewording a line into an invoke would change what the skill says.
  *
  * With --llm, each rewritten parent is then sent to the model once (Rewrite Cleanup with a model,
  * rewrite/model-cleanup.ts). Its edits are spliced into the original text next to the
@@ -13,6 +18,8 @@
  */
 import type { Cleanup, ModelReplyRecord, Parent, RewrittenParent } from '../ir/types.js';
 import { makeDiagnostic } from '../ir/diagnostics.js';
+import { loadTokenCounter } from '../text/bpe.js';
+import { planRewrites } from '../rewrite/plan.js';
 import { loadVerbLexicon } from '../propose/lexicon.js';
 import { cleanupEdits, type InvokedContract } from '../rewrite/cleanup.js';
 import { parseInvokes } from '../rewrite/invoke.js';
@@ -45,7 +52,11 @@ export const rewritePass: Pass = {
     const lexicon = loadVerbLexicon();
     const contracts = new Map(ir.contracts!.map((c) => [c.id, c]));
     const verbs = new Map(ir.clusters!.map((c) => [c.id, c.verb]));
-    const byParent = groupBy(ir.callSites!, (cs) => cs.parent);
+    const count = await loadTokenCounter();
+    const plan = planRewrites(ir.parents!, contracts, ir.callSites!, count);
+    const spans = new Map(plan.planned.map((p) => [p.callSite.unit, p.span]));
+    const planned = plan.planned.map((p) => p.callSite);
+    const byParent = groupBy(planned, (cs) => cs.parent);
     const parents = ir.parents!.filter((p) => byParent.has(p.path));
     // A failure inside skillc on one parent leaves that parent as it is (its call-sites dropped at
     // stage 'rewrite', SKC502) and the others rewritten.
@@ -67,20 +78,16 @@ export const rewritePass: Pass = {
       });
       const replacedFile = replacedFileName(parent);
       if (replacedFile !== REPLACED_FILE) ctx.report(makeDiagnostic('rewrite', 'replaced-file-name-taken', { file: parent.file, message: `the skill already has ${REPLACED_FILE}; the original text of rewritten sections goes to ${replacedFile}` }));
-      const skeleton = skeletonEdits(parent, sites, replacedFile);
-      const cleanup = cleanupEdits(parent, invoked, lexicon);
-      let cleanups: Cleanup[] = cleanup.cleanups;
-      let edits = [...skeleton.edits, ...cleanup.edits];
-      let text = applyEdits(skeleton.original, edits);
-      let problem = postCheck(skeleton.original, text, invoked, replacedFile);
-      if (problem !== null && cleanups.length > 0) {
-        ctx.report(makeDiagnostic('rewrite', 'rewrite-postcheck-failed', { file: parent.file, message: `${problem}; the ${cleanups.length} cleanup edit(s) were undone` }));
-        cleanups = [];
-        edits = skeleton.edits;
-        text = applyEdits(skeleton.original, edits);
-        problem = postCheck(skeleton.original, text, invoked, replacedFile);
+      const skeleton = skeletonEdits(parent, sites.map((cs) => ({ callSite: cs, span: spans.get(cs.unit)! })), replacedFile);
+      // Contradicting lines are reported, not rewritten: the invoke would not say what they say.
+      for (const c of cleanupEdits(parent, invoked, lexicon).cleanups) {
+        ctx.report(makeDiagnostic('rewrite', 'contradicts-contract', { file: parent.file, line: c.line, message: `"${c.before}" spells out ${c.contract} with another verb than its template (${c.after}); left as written` }));
       }
-      if (problem !== null) throw new Error(`internal: the skeleton of ${parent.file} fails its post-check: ${problem}`);
+      const cleanups: Cleanup[] = [];
+      const edits = skeleton.edits;
+      const text = applyEdits(skeleton.original, edits);
+      const problem = postCheck(skeleton.original, text, invoked, replacedFile);
+      if (problem !== null) throw new Error(`the skeleton fails its post-check: ${problem}`);
       if (!ctx.llm) ctx.progress(i + 1, parents.length);
       return { parent, invoked, original: skeleton.original, edits, text, cleanups, replacedFile };
     }
@@ -103,10 +110,11 @@ export const rewritePass: Pass = {
       };
     });
     const notRewritten = new Map(failed.map((f) => [f.parent.path, f.why]));
-    const callSites = ir.callSites!.filter((cs) => !notRewritten.has(cs.parent));
+    const callSites = planned.filter((cs) => !notRewritten.has(cs.parent)).map((cs) => ({ ...cs, replaced: spans.get(cs.unit)! }));
     const droppedCallSites = [
       ...(ir.droppedCallSites ?? []),
-      ...ir.callSites!.filter((cs) => notRewritten.has(cs.parent)).map((cs) => ({ unit: cs.unit, parent: cs.parent, file: cs.file, line: cs.line, contract: cs.contract, detection: cs.detection, stage: 'rewrite' as const, reason: `rewriting the skill failed inside skillc: ${notRewritten.get(cs.parent)}` })),
+      ...plan.dropped,
+      ...planned.filter((cs) => notRewritten.has(cs.parent)).map((cs) => ({ unit: cs.unit, parent: cs.parent, file: cs.file, line: cs.line, contract: cs.contract, detection: cs.detection, stage: 'rewrite' as const, reason: `rewriting the skill failed inside skillc: ${notRewritten.get(cs.parent)}` })),
     ];
     return { rewrites, callSites, droppedCallSites, ...(records ? { modelReplies: [...(ir.modelReplies ?? []), ...records] } : {}) };
   },

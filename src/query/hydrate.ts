@@ -1,6 +1,6 @@
 /**
  * Hydration under a token budget (SPEC §5, GoS §3.3): hits are materialised in rank order as the
- * file an agent reads (the substituted bundle of a rewritten parent, else its SKILL.md), each after
+ * file an agent reads (the skill as written: bundles/<path>.md for a rewritten parent, else its SKILL.md), each after
  * a short header with its source path. Costs are BPE tokens (o200k_base): a bundle's count was
  * taken at build time; the small headers are charged their UTF-8 byte length, which no BPE token
  * count exceeds, so the total never passes the budget without loading the tokenizer. A hit that no

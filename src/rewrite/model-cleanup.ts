@@ -7,8 +7,10 @@
  * - it lies in text the deterministic rewrite left untouched (not an invoke line, the marker, a
  *   deterministic cleanup), inside a unit that is not a call-site, below its heading, and not in
  *   the frontmatter;
- * - the replacement holds at least one invoke, every invoke in it is well-formed, names a contract
- *   this parent invokes, binds all its required inputs and only its inputs;
+ * - the replacement is one invoke, well-formed, of a contract this parent invokes, binding all its
+ *   required inputs and only its inputs, and its templates instantiated with those bindings give
+ *   back the replaced text token for token (a rewording is refused, as in the deterministic
+ *   rewrite);
  * - no two edits overlap.
  * One failed edit rejects the whole reply: the deterministic rewrite stands. The rewrite pass then
  * runs its post-check (every invoke kept, no added words) and the reachability check below.
@@ -19,6 +21,7 @@ import type { InvokedContract } from './cleanup.js';
 import { parseInvokes } from './invoke.js';
 import { headingLength, type Edit } from './splice.js';
 import { codeSpan } from '../text/code-span.js';
+import { collapse, instantiate } from './templates.js';
 import { contractSummary, fencedBlock } from '../llm/request-text.js';
 
 /** Above this, a parent is not sent (the deterministic rewrite stands). */
@@ -97,6 +100,15 @@ export function modelCleanupEdits(parent: Parent, original: string, applied: rea
     const inFence = unit.codeBlocks.some((b) => b.fenced && b.start <= start && end <= b.end);
     const only = calls[0]!;
     const bare = calls.length === 1 && e.replace.slice(0, only.start).trim() === '' && e.replace.slice(only.end).trim() === '';
+    // Faithful, as the deterministic rewrite: the invoke stands for exactly the text it replaces,
+    // so an edit that rewords a line (another verb, other values) is refused.
+    if (!bare) return { ok: false, reason: `${which}: the replacement is not one invoke alone` };
+    const c = contracts.get(only.contract)!;
+    const replacedLines = e.find.replace(/^`+|`+$/g, '').split(/\r?\n/).map(collapse).filter((l) => l !== '');
+    const produced = c.templates.map((t) => instantiate(t, only.bindings));
+    if (replacedLines.length !== produced.length || replacedLines.some((l, i) => l !== produced[i])) {
+      return { ok: false, reason: `${which}: the invoke gives "${produced.join(' / ').slice(0, 80)}", not the text it replaces ("${replacedLines.join(' / ').slice(0, 80)}")` };
+    }
     const text = !inFence && bare && !e.replace.includes('`') ? e.replace.slice(0, only.start) + codeSpan(e.replace.slice(only.start, only.end)) + e.replace.slice(only.end) : e.replace;
     edits.push({ start, end, text });
     cleanups.push({ parent: parent.path, unit: unit.id, line: unit.line + countNewlines(original.slice(unit.start, start)), contract: calls[0]!.contract, before: e.find, after: text, by: 'model' });

@@ -1,11 +1,12 @@
 /**
- * The skeleton of one parent (SPEC §2 pass 6): each call-site unit keeps its heading and has its
- * body replaced by the invoke line; a one-line marker after the frontmatter says what the notation
+ * The skeleton of one parent (SPEC §2 pass 6): each call-site's code block (rewrite/plan.ts) is
+ * replaced by its invoke line; a one-line marker after the frontmatter says what the notation
  * means and where the replaced text went. Everything else is the original text, spliced by offsets.
  */
 import type { CallSite, Parent } from '../ir/types.js';
 import { codeSpan } from '../text/code-span.js';
-import { eolOf, headingLength, parentText, type Edit } from './splice.js';
+import type { ReplacedSpan } from './plan.js';
+import { eolOf, parentText, type Edit } from './splice.js';
 
 export const REPLACED_FILE = 'SKILL.replaced.md';
 
@@ -27,22 +28,14 @@ export interface SkeletonEdits {
   readonly edits: Edit[];
 }
 
-export function skeletonEdits(parent: Parent, callSites: readonly CallSite[], replacedFile: string): SkeletonEdits {
+export function skeletonEdits(parent: Parent, planned: readonly { readonly callSite: CallSite; readonly span: ReplacedSpan }[], replacedFile: string): SkeletonEdits {
   const original = parentText(parent);
   const eol = eolOf(original);
-  const units = new Map(parent.units.map((u) => [u.id, u]));
   const bodyStart = parent.frontmatter.raw.length;
   const edits: Edit[] = [];
-  // The marker goes in front of the body; a unit edit at the same offset (a preamble call-site) comes after it.
-  edits.push({ start: bodyStart, end: bodyStart, text: markerLine(callSites.length, replacedFile) + eol });
-  for (const cs of callSites) {
-    const u = units.get(cs.unit)!;
-    const h = headingLength(u);
-    if (h === null) throw new Error(`internal: call-site ${cs.unit} has no rewritable heading`);
-    const body = u.text.slice(h);
-    const trailing = /\s*$/.exec(body)![0];
-    const lead = h > 0 ? eol + eol : /^\s*/.exec(body)![0];
-    edits.push({ start: u.start + h, end: u.end, text: lead + codeSpan(cs.invoke) + trailing });
-  }
+  // The marker goes in front of the body; a block edit at the same offset comes after it.
+  edits.push({ start: bodyStart, end: bodyStart, text: markerLine(planned.length, replacedFile) + eol });
+  // Only the code block the invoke reproduces is replaced; the prose around it stays as written.
+  for (const { callSite, span } of planned) edits.push({ start: span.start, end: span.end, text: codeSpan(callSite.invoke) });
   return { original, eol, edits };
 }

@@ -52,9 +52,9 @@ function skeletons(dist: string): string[] {
   return [...readTree(path.join(dist, 'skills')).entries()].filter(([f]) => f.endsWith('/SKILL.md')).map(([, b]) => b.toString('utf8'));
 }
 
-describe.each(Object.keys(LIBRARIES))('refactored library: %s', (name) => {
+describe('refactored library: cli (a procedure that pays)', () => {
   it('rewrites parents and every invoke in every skeleton type-checks against contracts/index.d.ts', () => {
-    const dist = dists[name]!;
+    const dist = dists['cli']!;
     const invokes = skeletons(dist).flatMap((s) => parseInvokes(s));
     expect(invokes.length).toBeGreaterThanOrEqual(5);
     expect(typeCheck(dist, invokes)).toEqual([]);
@@ -66,6 +66,32 @@ describe.each(Object.keys(LIBRARIES))('refactored library: %s', (name) => {
     for (const cs of lib.call_sites) expect(fs.readFileSync(path.join(dist, 'skills', cs.parent, 'SKILL.md'), 'utf8')).toContain(cs.invoke);
   });
 
+  it('replaces only the code block the invoke reproduces: the prose around it stays in the skeleton', () => {
+    const dist = dists['cli']!;
+    const lib = JSON.parse(fs.readFileSync(path.join(dist, 'refactored_library.json'), 'utf8'));
+    expect(lib.call_sites.length).toBe(8);
+    for (const cs of lib.call_sites) {
+      const skeleton = fs.readFileSync(path.join(dist, 'skills', cs.parent, 'SKILL.md'), 'utf8');
+      expect(cs.replaced.text.startsWith('```bash\ngit clone --depth 1 ')).toBe(true);
+      expect(skeleton).not.toContain(cs.replaced.text);
+      expect(skeleton).toContain("Fetch the team's helper scripts for this task and check that they work:\n\n`" + cs.invoke + '`\n\nThe helpers live next to the project');
+    }
+    // Each rewritten skeleton is smaller than its skill, marker line included.
+    for (const p of lib.parents) expect(p.tokens.skeleton).toBeLessThan(p.tokens.original);
+  });
+});
+
+describe('refactored library: alfworld (nothing pays)', () => {
+  it('rewrites nothing, and says for every candidate why', () => {
+    const lib = JSON.parse(fs.readFileSync(path.join(dists['alfworld']!, 'refactored_library.json'), 'utf8'));
+    expect(lib.call_sites).toEqual([]);
+    const stages = new Set(lib.dropped_call_sites.map((d: { stage: string }) => d.stage));
+    expect([...stages].sort()).toEqual(expect.arrayContaining(['never-rewrite', 'pay']));
+    for (const d of lib.dropped_call_sites) expect(d.reason.length).toBeGreaterThan(10);
+  });
+});
+
+describe.each(Object.keys(LIBRARIES))('refactored library: %s', (name) => {
   it('loses nothing (bench/nothing-lost.js over library and dist)', () => {
     const r = node('build/bench/nothing-lost.js', [path.join(ROOT, LIBRARIES[name as keyof typeof LIBRARIES]), dists[name]!]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -94,14 +120,11 @@ describe.each(Object.keys(LIBRARIES))('refactored library: %s', (name) => {
     }
   });
 
-  it('writes bundles in the order header, actions, skeleton, contracts', () => {
-    const dist = dists[name]!;
-    for (const [, b] of readTree(path.join(dist, 'bundles'))) {
-      const text = b.toString('utf8');
-      expect(text.split('\n')[0]).toMatch(/^> `invoke\(…\)` is notation, not an action/);
-      const order = ['## 1. Actions per invoke', '## 2. Skill', '## 3. Contracts'].map((h) => text.indexOf(h));
-      expect(order.every((x, i) => x > 0 && (i === 0 || x > order[i - 1]!))).toBe(true);
-    }
+  it('gives an agent every line of each skill and nothing more (bench/faithful.js)', () => {
+    const r = node('build/bench/faithful.js', [dists[name]!, path.join(ROOT, LIBRARIES[name as keyof typeof LIBRARIES])]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^lost lines: 0 in 0 skills$/m);
+    expect(r.stdout).toMatch(/^bundles bigger than their skill \(o200k tokens\): 0$/m);
   });
 
   it('rebuilds byte for byte', () => {
@@ -114,12 +137,9 @@ describe.each(Object.keys(LIBRARIES))('refactored library: %s', (name) => {
   });
 });
 
-describe('Rewrite Cleanup on the ALFWorld fixture (SaP appendix B)', () => {
-  it('rewrites "put laptop 1 in/on desk 1" in the Example block as the place-object invoke', () => {
-    const lib = JSON.parse(fs.readFileSync(path.join(dists['alfworld']!, 'refactored_library.json'), 'utf8'));
-    expect(lib.cleanups).toContainEqual(expect.objectContaining({ parent: 'alfworld-object-transporter', before: 'put laptop 1 in/on desk 1', after: expect.stringMatching(/^invoke\(place-object, \{.*object="laptop 1".*"desk 1"/) }));
-    const skeleton = fs.readFileSync(path.join(dists['alfworld']!, 'skills/alfworld-object-transporter/SKILL.md'), 'utf8');
-    expect(skeleton).toMatch(/^Action: invoke\(place-object, /m);
-    expect(skeleton).not.toContain('put laptop 1 in/on desk 1');
+describe('the faithful-rewrite check catches a rewording', () => {
+  it('bench/faithful.js reports a line the bundle lost', async () => {
+    const { lostLines } = await import('../../bench/faithful.js');
+    expect(lostLines('# T\n\nput laptop 1 in/on desk 1\n\nthen look\n', '# T\n\ninvoke(place-object, {object="laptop 1"})\n\nthen   look\n')).toEqual(['put laptop 1 in/on desk 1']);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * `skillc build --llm openai` end to end on the ALFWorld fixture, with the real `openai` client
+ * `skillc build --llm openai` end to end on the CLI-automation fixture (eight skills share a
+ * bootstrap procedure that the build rewrites), with the real `openai` client
  * against an OpenAI-compatible server the test runs on loopback. Covers the replies the issue
  * names (normal, malformed JSON, schema-violating contracts, bindings not in the unit, cleanups
  * that drop an invoke or invent content, 429 then success, a hanging server), the call budget
@@ -18,7 +19,7 @@ import { echoReply, promptOf, startOpenAIServer, userOf, type Handler, type Open
 import { ROOT, skillcAsync } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/tmp.js';
 
-const FIXTURE = path.join(ROOT, 'test/fixtures/alfworld');
+const FIXTURE = path.join(ROOT, 'test/fixtures/cli-automation');
 let server: OpenAIServer;
 let scratch: string;
 let runs = 0;
@@ -126,12 +127,12 @@ describe('skillc build --llm openai (normal replies)', () => {
     const cache = path.join(scratch, 'cache-changed');
     const first = await build(echo, { library: lib, cache });
     expect(first.calls).toBe(baseline.calls);
-    const file = path.join(lib, 'alfworld-find-object/SKILL.md');
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('Close it again afterwards only if the task mentions it;', 'Close it again afterwards only when the task says so;'));
+    const file = path.join(lib, 'csv-to-sqlite/SKILL.md');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('The example imports the public airport codes list.', 'The example imports the public list of airport codes.'));
     const second = await build(echo, { library: lib, cache });
     expect(second.calls).toBeGreaterThan(0);
     expect(second.calls).toBeLessThan(first.calls);
-    for (const r of second.requests) expect(userOf(r.body)).toContain('alfworld-find-object');
+    for (const r of second.requests) expect(userOf(r.body)).toContain('csv-to-sqlite');
   });
 });
 
@@ -176,8 +177,10 @@ describe('skillc build --llm openai (bad replies fall back to the deterministic 
   it('should_invoke false drops the candidate at stage model', async () => {
     const b = await build(tweak('skillc_bind_call_sites', (r) => ({ call_sites: (r['call_sites'] as object[]).map((c) => ({ ...c, should_invoke: false, rationale: 'only mentions it' })) })));
     expect(b.library.call_sites).toEqual([]);
-    expect(b.library.dropped_call_sites.filter((d) => d.stage === 'model').length).toBe(deterministic.library.call_sites.length);
-    expect(b.report.refactor!.dropped.model).toBe(deterministic.library.call_sites.length);
+    // Every candidate that passed detection and binding was judged, rewritten later or not.
+    const judged = deterministic.library.call_sites.length + deterministic.library.dropped_call_sites.filter((d) => ['never-rewrite', 'faithful', 'pay', 'rewrite'].includes(d.stage)).length;
+    expect(b.library.dropped_call_sites.filter((d) => d.stage === 'model').length).toBe(judged);
+    expect(b.report.refactor!.dropped.model).toBe(judged);
   });
 
   /** Line number (1-based) of the first line of a rewritten skill that contains `needle`. */
@@ -185,34 +188,34 @@ describe('skillc build --llm openai (bad replies fall back to the deterministic 
     const m = new RegExp(`^ *(\\d+)\\| .*${needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm').exec(user);
     return m ? Number(m[1]) : 1;
   };
-  const forFind = (edit: (user: string) => object) => tweak('skillc_rewrite_cleanup', (_r, user) => (user.includes('alfworld-find-object') ? { edits: [edit(user)] } : { edits: [] }));
+  const forSkill = (edit: (user: string) => object) => tweak('skillc_rewrite_cleanup', (_r, user) => (user.includes('csv-to-sqlite') ? { edits: [edit(user)] } : { edits: [] }));
+  const bootstrap = 'invoke(bootstrap-helper-scripts, {url="https://github.com/example-org/sqlite-helpers.git", directory="sqlite-helpers"})';
+  const unchanged = (b: Built) => expect(fs.readFileSync(path.join(b.dist, 'skills/csv-to-sqlite/SKILL.md'))).toEqual(fs.readFileSync(path.join(deterministic.dist, 'skills/csv-to-sqlite/SKILL.md')));
 
-  it('Rewrite Cleanup: an edit that passes the post-check is spliced in, the original kept', async () => {
-    const b = await build(forFind((u) => ({ line: lineOf(u, 'go to drawer 2'), find: 'go to drawer 2', replace: 'invoke(navigate-receptacle, {target="drawer 2"})', rationale: 'spells out navigate-receptacle' })));
-    const modelCleanups = b.library.cleanups.filter((c) => c.by === 'model');
-    expect(modelCleanups).toHaveLength(1);
-    const skill = fs.readFileSync(path.join(b.dist, 'skills/alfworld-find-object/SKILL.md'), 'utf8');
-    expect(skill).toContain('```text\ninvoke(navigate-receptacle, {target="drawer 2"})\nopen drawer 2\n```');
-    expect(fs.readFileSync(path.join(b.dist, 'skills/alfworld-find-object/SKILL.replaced.md'), 'utf8')).toContain('go to drawer 2');
+  it('Rewrite Cleanup that rewords a line into an invoke is rejected: the invoke must give back the text', async () => {
+    const b = await build(forSkill((u) => ({ line: lineOf(u, 'pip install sqlite-utils'), find: 'pip install sqlite-utils', replace: bootstrap, rationale: 'installs too' })));
+    expect(b.diagnostics.find((x) => x.code === 'SKC702' && x.pass === 'rewrite')?.message).toMatch(/the invoke gives "git clone --depth 1 https:\/\/github\.com\/example-org\/sqlite-helpers\.git \/ cd sqlit.*", not the text it replaces \("pip install sqlite-utils"\)/);
+    expect(b.library.cleanups.filter((c) => c.by === 'model')).toEqual([]);
+    unchanged(b);
   });
 
   it('Rewrite Cleanup that drops a contract reference is rejected', async () => {
-    const b = await build(forFind((u) => ({ line: lineOf(u, 'invoke(pick-object'), find: 'invoke(pick-object, {object="keychain 3", source="drawer 2"})', replace: 'pick it up', rationale: 'shorter' })));
+    const b = await build(forSkill((u) => ({ line: lineOf(u, 'invoke(bootstrap-helper-scripts'), find: bootstrap, replace: 'set up the helpers', rationale: 'shorter' })));
     const d = b.diagnostics.find((x) => x.code === 'SKC702' && x.pass === 'rewrite');
     expect(d?.message).toMatch(/changes text skillc wrote/);
-    expect(fs.readFileSync(path.join(b.dist, 'skills/alfworld-find-object/SKILL.md'))).toEqual(fs.readFileSync(path.join(deterministic.dist, 'skills/alfworld-find-object/SKILL.md')));
+    unchanged(b);
   });
 
-  it('Rewrite Cleanup that invents content is rejected', async () => {
-    const b = await build(forFind((u) => ({ line: lineOf(u, 'go to drawer 2'), find: 'go to drawer 2', replace: 'invoke(navigate-receptacle, {target="drawer 2"}) then teleport home', rationale: 'x' })));
-    const d = b.diagnostics.find((x) => x.code === 'SKC702' && x.pass === 'rewrite');
-    expect(d?.message).toMatch(/words that occur neither in the parent nor in its contracts: .*teleport/);
-    expect(b.library.cleanups.filter((c) => c.by === 'model')).toEqual([]);
+  it('Rewrite Cleanup that adds words around an invoke is rejected', async () => {
+    const b = await build(forSkill((u) => ({ line: lineOf(u, 'pip install sqlite-utils'), find: 'pip install sqlite-utils', replace: `${bootstrap} then teleport home`, rationale: 'x' })));
+    expect(b.diagnostics.find((x) => x.code === 'SKC702' && x.pass === 'rewrite')?.message).toMatch(/the replacement is not one invoke alone/);
+    unchanged(b);
   });
 
   it('Rewrite Cleanup with a replacement that is not an invoke is rejected', async () => {
-    const b = await build(forFind((u) => ({ line: lineOf(u, 'go to drawer 2'), find: 'go to drawer 2', replace: 'go to drawer 2 quickly', rationale: 'x' })));
+    const b = await build(forSkill((u) => ({ line: lineOf(u, 'pip install sqlite-utils'), find: 'pip install sqlite-utils', replace: 'pip install sqlite-utils quickly', rationale: 'x' })));
     expect(b.diagnostics.find((x) => x.code === 'SKC702' && x.pass === 'rewrite')?.message).toMatch(/holds no well-formed invoke/);
+    unchanged(b);
   });
 
   it('429 then success: the build uses the replies', async () => {

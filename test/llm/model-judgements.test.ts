@@ -95,28 +95,33 @@ describe('judging a Binding Extraction answer', () => {
 
 describe('Rewrite Cleanup edits from a model', () => {
   const k = contractOf('place-object', ['move {object} to {target}']);
-  const text = '---\nname: t\n---\n# T\n\n## Place\n\n1. move laptop 1 to desk 1\n\n## Example\n\nput laptop 1 in/on desk 1\nthen look around\n';
+  const text = '---\nname: t\n---\n# T\n\n## Place\n\n```text\nmove laptop 1 to desk 1\n```\n\n## Example\n\nmove laptop 1 to desk 1\nput laptop 1 in/on desk 1\nthen look around\n';
   const p = parentOf('t', text);
   const unit = p.units.find((u) => u.heading === 'Place')!;
   const cs: CallSite = { unit: unit.id, parent: 't', file: 't/SKILL.md', line: unit.line, contract: k.id, detection: 'member', bindings: { object: 'laptop 1', target: 'desk 1' }, actions: [], invoke: 'invoke(place-object, {object="laptop 1", target="desk 1"})', binder: 'deterministic' };
   const invoked: InvokedContract[] = [{ callSite: cs, contract: k, verb: 'put' }];
-  const sk = skeletonEdits(p, [cs], 'SKILL.replaced.md');
+  const block = unit.codeBlocks[0]!;
+  const sk = skeletonEdits(p, [{ callSite: cs, span: { start: block.start, end: block.end, line: block.line } }], 'SKILL.replaced.md');
   const rewritten = applyEdits(sk.original, sk.edits);
   const lineNo = (needle: string) => rewritten.split('\n').findIndex((l) => l.includes(needle)) + 1;
   const run = (edits: { line: number; find: string; replace: string }[]) => modelCleanupEdits(p, sk.original, sk.edits, rewritten, invoked, { edits: edits.map((e) => ({ ...e, rationale: '' })) });
   const call = 'invoke(place-object, {object="laptop 1", target="desk 1"})';
 
   it('maps an edit on the rewritten text back to the original offsets, as a code span in prose', () => {
-    const r = run([{ line: lineNo('put laptop'), find: 'put laptop 1 in/on desk 1', replace: call }]);
+    const r = run([{ line: lineNo('move laptop'), find: 'move laptop 1 to desk 1', replace: call }]);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const out = applyEdits(sk.original, [...sk.edits, ...r.edits]);
-    expect(out).toContain(`## Example\n\n\`${call}\`\nthen look around\n`);
-    expect(r.cleanups[0]).toMatchObject({ unit: p.units.find((u) => u.heading === 'Example')!.id, line: 12, by: 'model', before: 'put laptop 1 in/on desk 1' });
+    expect(out).toContain(`## Example\n\n\`${call}\`\nput laptop 1 in/on desk 1\n`);
+    expect(r.cleanups[0]).toMatchObject({ unit: p.units.find((u) => u.heading === 'Example')!.id, line: 14, by: 'model', before: 'move laptop 1 to desk 1' });
   });
 
   it('finds the text one line off the stated line', () => {
-    expect(run([{ line: lineNo('put laptop') + 1, find: 'put laptop 1 in/on desk 1', replace: call }]).ok).toBe(true);
+    expect(run([{ line: lineNo('move laptop') + 1, find: 'move laptop 1 to desk 1', replace: call }]).ok).toBe(true);
+  });
+
+  it('refuses an edit that rewords a line: the invoke must give back the replaced text token for token', () => {
+    expect(run([{ line: lineNo('put laptop'), find: 'put laptop 1 in/on desk 1', replace: call }])).toMatchObject({ ok: false, reason: expect.stringMatching(/the invoke gives "move laptop 1 to desk 1", not the text it replaces \("put laptop 1 in\/on desk 1"\)/) });
   });
 
   it('rejects edits of headings, the frontmatter, skillc\'s own lines, and bad invokes', () => {
@@ -124,18 +129,18 @@ describe('Rewrite Cleanup edits from a model', () => {
       [{ line: lineNo('## Example'), find: 'Example', replace: call }, /changes a heading/],
       [{ line: 2, find: 'name: t', replace: call }, /frontmatter/],
       [{ line: lineNo('`invoke('), find: call, replace: call }, /text skillc wrote/],
-      [{ line: lineNo('put laptop'), find: 'put laptop 1 in/on desk 1', replace: 'invoke(other-thing, {object="laptop 1"})' }, /does not call/],
-      [{ line: lineNo('put laptop'), find: 'put laptop 1 in/on desk 1', replace: 'invoke(place-object, {object="laptop 1"})' }, /required input target/],
-      [{ line: lineNo('put laptop'), find: 'put laptop 1 in/on desk 1', replace: "invoke(place-object, {object='laptop 1'})" }, /no well-formed invoke/],
-      [{ line: lineNo('put laptop'), find: 'put laptop 9', replace: call }, /not on that line/],
+      [{ line: lineNo('move laptop'), find: 'move laptop 1 to desk 1', replace: 'invoke(other-thing, {object="laptop 1"})' }, /does not call/],
+      [{ line: lineNo('move laptop'), find: 'move laptop 1 to desk 1', replace: 'invoke(place-object, {object="laptop 1"})' }, /required input target/],
+      [{ line: lineNo('move laptop'), find: 'move laptop 1 to desk 1', replace: "invoke(place-object, {object='laptop 1'})" }, /no well-formed invoke/],
+      [{ line: lineNo('move laptop'), find: 'move laptop 9', replace: call }, /not on that line/],
     ];
     for (const [edit, why] of bad) expect(run([edit]), edit.find).toMatchObject({ ok: false, reason: expect.stringMatching(why) });
-    const twice = { line: lineNo('put laptop'), find: 'put laptop 1 in/on desk 1', replace: call };
+    const twice = { line: lineNo('move laptop'), find: 'move laptop 1 to desk 1', replace: call };
     expect(run([twice, twice])).toMatchObject({ ok: false, reason: expect.stringMatching(/overlaps/) });
   });
 
   it('reports a heading that went missing', () => {
     expect(unreachableUnit(p, rewritten)).toBeNull();
-    expect(unreachableUnit(p, rewritten.replace('## Example', '## Sample'))).toMatch(/"## Example" \(line 10\) is gone/);
+    expect(unreachableUnit(p, rewritten.replace('## Example', '## Sample'))).toMatch(/"## Example" \(line 12\) is gone/);
   });
 });

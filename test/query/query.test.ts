@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { skillc } from '../helpers/cli.js';
+import { ROOT, skillc } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/tmp.js';
 import { openRetriever, type Retriever } from '../../src/query/retriever.js';
 import { indexOf } from '../../src/query/graph-index.js';
@@ -103,17 +103,15 @@ describe('retrieval', () => {
 });
 
 describe('bundles', () => {
-  it("returns a rewritten parent as its bundle: header, then blocks 1, 2 and 3 in that order", async () => {
+  it('returns a rewritten parent as the skill as written: every line, not the skeleton', async () => {
     const r = await cli.query('download a public dataset and verify its checksum', { k: 1, budget: 4000 });
     expect(r.status).toBe('ok');
     const hit = r.hits[0]!;
     expect(hit.node.path).toBe('download-dataset');
     expect(hit.hydration).toBe('full');
-    const at = ['`invoke(…)` is notation, not an action', '## 1. Actions per invoke', '## 2. Skill', '## 3. Contracts'].map((s) => hit.text.indexOf(s));
-    expect(at.every((i) => i >= 0)).toBe(true);
-    expect([...at].sort((a, b) => a - b)).toEqual(at);
-    // Block 3 inlines the contracts the skeleton invokes.
-    for (const c of hit.node.invokes) expect(hit.text.slice(at[3]!)).toContain(`### ${c}`);
+    expect(hit.node.invokes).toEqual(['bootstrap-helper-scripts']);
+    expect(hit.text).toContain(fs.readFileSync(path.join(ROOT, 'test/fixtures/cli-automation/download-dataset/SKILL.md'), 'utf8'));
+    expect(hit.text).not.toContain('invoke(bootstrap-helper-scripts');
   });
 
   it('returns a parent that was not rewritten as its SKILL.md', async () => {

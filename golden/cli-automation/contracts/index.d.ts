@@ -24,23 +24,29 @@ export type EnumValue = string;
 /** A structured value written as text (a mapping, an expression). (field type `object`) */
 export type ObjectText = string;
 
-/** Inputs of contract `clone-repository`. */
-export interface CloneRepositoryInput {
-  /** varies across source units; seen: `https://github.com/docker/welcome-to-docker.git`, `https://github.com/jqlang/jq.git` */
-  readonly repository: string;
-  /** varies across source units; seen: `welcome-to-docker`, `jq` */
+/** Inputs of contract `bootstrap-helper-scripts`. */
+export interface BootstrapHelperScriptsInput {
+  /** varies across source units; seen: `https://github.com/example-org/sqlite-helpers.git`, `https://github.com/example-org/backup-helpers.git`, `https://github.com/example-org/image-helpers.git` */
+  readonly url: string;
+  /** varies across source units; seen: `sqlite-helpers`, `backup-helpers`, `image-helpers` */
   readonly directory: string;
 }
 
 /**
- * Clone the repository
- * @contract clone-repository
- * @pre that a Dockerfile exists at the top level before you continue.
+ * Bootstrap the helper scripts
+ * @contract bootstrap-helper-scripts
+ * @sideEffect network — wording: "Fetch"
  * @sideEffect subprocess — shell commands in the templates
- * @action git clone {repository}
+ * @action git clone --depth 1 {url}
  * @action cd {directory}
+ * @action python3 -m venv .venv
+ * @action .venv/bin/pip install --upgrade pip wheel setuptools
+ * @action .venv/bin/pip install -r requirements.txt -r requirements-dev.txt
+ * @action .venv/bin/pre-commit install --install-hooks
+ * @action .venv/bin/python -m pytest -q tests --maxfail=1
+ * @action .venv/bin/python -m helpers.selfcheck --config helpers.toml
  */
-export declare function cloneRepository(args: CloneRepositoryInput): void;
+export declare function bootstrapHelperScripts(args: BootstrapHelperScriptsInput): void;
 
 /** Inputs of contract `download-data`. */
 export interface DownloadDataInput {
@@ -97,7 +103,7 @@ export declare function installDevDependencies(args: InstallDevDependenciesInput
 
 /** Every contract id, mapped to the inputs its function takes. */
 export interface Contracts {
-  "clone-repository": CloneRepositoryInput;
+  "bootstrap-helper-scripts": BootstrapHelperScriptsInput;
   "download-data": DownloadDataInput;
   "install-dependencies": InstallDependenciesInput;
   "install-dev-dependencies": InstallDevDependenciesInput;

@@ -13,7 +13,7 @@ export const redescribesContract: LintRule = {
     id: 'redescribes-contract',
     category: 'library',
     summary: 'a section re-describes the procedure of a promoted contract of the built library',
-    doc: 'With `--dist <dir>` (the output of `skillc build`), this rule reports each section that the build would take for a call-site of one of that library\'s auto-promoted contracts: its verb class (from the heading or first step) is the contract\'s, its action lines instantiate the contract\'s templates, and the values they bind pass the build\'s checks (every required input bound to text of the section, each matched line given back exactly by its template, the section replaceable by one line). Such a section is a second copy of a procedure the library already maintains as a contract: when the contract is fixed or improved the copy is not, and an agent reads the steps twice. Replace the section\'s steps with the suggested `invoke(...)` line, which names the contract and the values this section used. A skill that is one of the contract\'s source parents is reported too (the message says so): it is the section `skillc build` rewrites to that invoke.',
+    doc: 'With `--dist <dir>` (the output of `skillc build`), this rule reports each section that the build would take for a call-site of one of that library\'s auto-promoted contracts: its verb class (from the heading or first step) is the contract\'s, its action lines instantiate the contract\'s templates, and the values they bind pass the build\'s checks (every required input bound to text of the section, each matched line given back exactly by its template, the section replaceable by one line). Such a section is a second copy of a procedure the library already maintains as a contract: when the contract is fixed or improved the copy is not, and an agent reads the steps twice. Replace the section\'s steps with the suggested `invoke(...)` line, which names the contract and the values this section used. A skill that is one of the contract\'s source parents is reported too, and the message says whether `skillc build` rewrote the section to that invoke or left it as written (an invoke is written only where it reproduces the replaced code block token for token and the library gets smaller with it).',
     defaultLevel: 'warn',
     fixable: false,
     needsDist: true,
@@ -33,7 +33,9 @@ export const redescribesContract: LintRule = {
       const source = sourceParentOf(dist, b.entry, subject);
       const advice = source === null
         ? 'call the contract instead'
-        : `this skill is its source parent '${source}', so skillc build rewrites the section to the invoke`;
+        : b.entry.rewrittenIn.has(source)
+          ? `this skill is its source parent '${source}', so skillc build rewrites the section to the invoke`
+          : `this skill is its source parent '${source}'; skillc build leaves the section as written (an invoke there would not reproduce it token for token or would not pay: refactored_library.json's dropped_call_sites says which)`;
       ctx.report({
         offset: b.unit.start,
         ...(b.headingEnd > b.unit.start ? { endOffset: b.headingEnd } : {}),
