@@ -111,7 +111,8 @@ export function modelCleanupEdits(parent: Parent, original: string, applied: rea
     }
     const text = !inFence && bare && !e.replace.includes('`') ? e.replace.slice(0, only.start) + codeSpan(e.replace.slice(only.start, only.end)) + e.replace.slice(only.end) : e.replace;
     edits.push({ start, end, text });
-    cleanups.push({ parent: parent.path, unit: unit.id, line: unit.line + countNewlines(original.slice(unit.start, start)), contract: calls[0]!.contract, before: e.find, after: text, by: 'model' });
+    // `after` is the invoke itself (the schema says so), whatever wraps it in the text.
+    cleanups.push({ parent: parent.path, unit: unit.id, line: unit.line + countNewlines(original.slice(unit.start, start)), contract: only.contract, before: e.find, after: e.replace.slice(only.start, only.end), by: 'model' });
   }
   return { ok: true, edits, cleanups };
 }

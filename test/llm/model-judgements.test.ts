@@ -113,7 +113,9 @@ describe('Rewrite Cleanup edits from a model', () => {
     if (!r.ok) return;
     const out = applyEdits(sk.original, [...sk.edits, ...r.edits]);
     expect(out).toContain(`## Example\n\n\`${call}\`\nput laptop 1 in/on desk 1\n`);
-    expect(r.cleanups[0]).toMatchObject({ unit: p.units.find((u) => u.heading === 'Example')!.id, line: 14, by: 'model', before: 'move laptop 1 to desk 1' });
+    // The record holds the invoke alone (refactored_library.json's schema requires it to start with
+    // `invoke(`), though the text wraps it in a code span: a wrapped one crashed the build's emit.
+    expect(r.cleanups[0]).toEqual({ parent: 't', unit: p.units.find((u) => u.heading === 'Example')!.id, line: 14, contract: 'place-object', by: 'model', before: 'move laptop 1 to desk 1', after: call });
   });
 
   it('finds the text one line off the stated line', () => {
