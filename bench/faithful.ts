@@ -8,7 +8,8 @@
  *               bigger);
  *   library     characters of every skills/<path>/SKILL.md (the skeletons) plus, once, the
  *               readable text of each contract a skeleton invokes (rewrite/contract-text.ts over
- *               contracts/<id>.json), against the characters of the original SKILL.md files.
+ *               contracts/<id>.json) and of each shared passage it references (passages.json),
+ *               against the characters of the original SKILL.md files.
  *
  * Prints the totals, the distribution of per-skill bundle/original token ratios, the skills with
  * lost lines (first 20) and the five largest savings. Exit 1 when a line is lost or a bundle is
@@ -21,6 +22,7 @@ import path from 'node:path';
 import { loadTokenCounter } from '../src/text/bpe.js';
 import { parseInvokes } from '../src/rewrite/invoke.js';
 import { contractText } from '../src/rewrite/contract-text.js';
+import { passageText } from '../src/rewrite/plan.js';
 import type { Contract } from '../src/ir/types.js';
 
 interface ParentJson {
@@ -73,6 +75,8 @@ async function main(): Promise<number> {
   const library = path.resolve(libArg ?? '../shared/corpora');
   const count = await loadTokenCounter();
   const parents = (JSON.parse(fs.readFileSync(path.join(dist, 'parents.json'), 'utf8')) as { parents: ParentJson[] }).parents;
+  const passagesDoc = read(path.join(dist, 'passages.json'));
+  const passages = new Map(passagesDoc === null ? [] : (JSON.parse(passagesDoc) as { passages: { id: string; heading: string; text: string; slots: string[] }[] }).passages.map((p) => [p.id, p] as const));
 
   let originalChars = 0;
   let skeletonChars = 0;
@@ -108,6 +112,11 @@ async function main(): Promise<number> {
     const invoked = [...new Set(parseInvokes(skeleton).map((i) => i.contract))].sort();
     for (const id of invoked) {
       if (contracts.has(id)) continue;
+      const passage = passages.get(id);
+      if (passage) {
+        contracts.set(id, passageText({ ...passage, members: [] }));
+        continue;
+      }
       const json = read(path.join(dist, 'contracts', `${id}.json`));
       contracts.set(id, json === null ? '' : contractText(JSON.parse(json) as Contract));
     }
@@ -127,8 +136,8 @@ async function main(): Promise<number> {
   out.push(`bundles bigger than their skill (o200k tokens): ${bigger.length}`);
   out.push(`tokens an agent reads: ${readTokens} of ${originalTokens} original (${(readTokens / Math.max(1, originalTokens)).toFixed(4)})`);
   out.push(`per-skill read/original ratio: min ${ratios[0]?.toFixed(3)}, p10 ${quantile(ratios, 0.1).toFixed(3)}, median ${quantile(ratios, 0.5).toFixed(3)}, p90 ${quantile(ratios, 0.9).toFixed(3)}, max ${ratios[ratios.length - 1]?.toFixed(3)}`);
-  out.push(`library: skeletons ${skeletonChars} + contracts once ${contractChars} (${contracts.size} contracts) = ${skeletonChars + contractChars} of ${originalChars} original characters (${((skeletonChars + contractChars) / Math.max(1, originalChars)).toFixed(4)})`);
-  out.push(`library tokens: skeletons ${skeletonTokens} + contracts once ${contractTokens} = ${skeletonTokens + contractTokens} of ${originalTokens} (${((skeletonTokens + contractTokens) / Math.max(1, originalTokens)).toFixed(4)})`);
+  out.push(`library: skeletons ${skeletonChars} + contracts and passages once ${contractChars} (${contracts.size}) = ${skeletonChars + contractChars} of ${originalChars} original characters (${((skeletonChars + contractChars) / Math.max(1, originalChars)).toFixed(4)})`);
+  out.push(`library tokens: skeletons ${skeletonTokens} + contracts and passages once ${contractTokens} = ${skeletonTokens + contractTokens} of ${originalTokens} (${((skeletonTokens + contractTokens) / Math.max(1, originalTokens)).toFixed(4)})`);
   out.push('largest savings (skeleton against original, tokens):');
   for (const s of savings.slice(0, 5)) out.push(`  ${s.saved}  ${s.file}  (${s.original} -> skeleton; reads ${s.reads}; contracts ${s.contracts.join(', ') || 'none'})`);
   if (lostBy.length > 0) {

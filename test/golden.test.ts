@@ -17,6 +17,7 @@ const LIBRARIES: Record<string, string> = {
   'cli-automation': 'test/fixtures/cli-automation',
   braces: 'test/fixtures/braces',
   'never-rewrite': 'test/fixtures/never-rewrite',
+  passages: 'test/fixtures/passages',
 };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

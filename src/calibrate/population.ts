@@ -75,7 +75,8 @@ export async function buildPopulation(roots: readonly string[], opts: Population
   for (const [index, root] of roots.entries()) {
     opts.onStage?.(`${labels[index]}`);
     const source = loadLibrary(root, { maxSkillBytes: opts.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES });
-    const wanted = index === 0 ? ['parse', 'propose', 'extract', 'verify'] : ['parse', 'propose'];
+    // The same units as the build mines: copies and shared passages are left out by the passages pass.
+    const wanted = index === 0 ? ['parse', 'passages', 'propose', 'extract', 'verify'] : ['parse', 'passages', 'propose'];
     const passes = PASSES.filter((p) => wanted.includes(p.name));
     const result = await runPipeline({ source, policy: opts.policy }, passes, opts.hooks, opts.jobs ?? 1);
     diagnostics += result.diagnostics.length;

@@ -7,9 +7,11 @@
  * Pure apart from loading ts-morph and the tokenizer: same IR, same bytes.
  */
 import path from 'node:path';
-import { CALL_SITE_STAGES, type BuildIR, type CallSite, type CallSiteStage, type Parent, type RewrittenParent } from '../ir/types.js';
+import { CALL_SITE_STAGES, type BuildIR, type CallSite, type CallSiteStage, type Parent, type Passage, type RewrittenParent } from '../ir/types.js';
 import { renderContractMarkdown } from './contract-md.js';
 import { contractText } from '../rewrite/contract-text.js';
+import { passageText } from '../rewrite/plan.js';
+import { render } from '../passages/detect.js';
 import { loadTokenCounter, TOKENIZER } from '../text/bpe.js';
 import { parentText } from '../rewrite/splice.js';
 import { groupBy } from '../util/group-by.js';
@@ -105,6 +107,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
         replaced: `${dir}/${rw.replacedFile}`,
         bundle: bundlePath(p.path),
         call_sites: rw.callSites,
+        passages: rw.passages,
         cleaned_units: rw.cleanedUnits,
         tokens: { original: tokens.original, skeleton: tokens.skeleton, bundle: tokens.bundle },
       });
@@ -121,6 +124,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
   }
 
   artifacts.push(jsonArtifact('graph.json', 'graph', buildGraph(ir, hydration), 0));
+  if (ir.passages) artifacts.push(...passageArtifacts(ir, count));
   if (!ir.callSites || !ir.profiles) return { artifacts, stats: null, callSitesByContract };
 
   const profiles = new Map(ir.profiles.map((p) => [p.cluster, p]));
@@ -144,7 +148,8 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
   const library = {
     original: perParent.reduce((a, t) => a + t.original, 0),
     skeletons: perParent.reduce((a, t) => a + t.skeleton, 0),
-    contracts: invokedContracts.reduce((a, c) => a + count(contractText(c)), 0),
+    // Contracts and shared passages, each stated once.
+    contracts: invokedContracts.reduce((a, c) => a + count(contractText(c)), 0) + referencedPassages(ir).reduce((a, p) => a + count(passageText(p)), 0),
   };
   const stats: RefactorStats = {
     promoted: promoted.length,
@@ -192,12 +197,14 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<R
 /** The original text of every rewritten or cleaned section, verbatim between comment markers. */
 function renderReplaced(p: Parent, rw: RewrittenParent, sites: readonly CallSite[]): string {
   const byUnit = new Map(sites.map((s) => [s.unit, s]));
+  const shared = new Map(rw.passages.map((x) => [x.unit, x.passage]));
   const cleaned = new Set(rw.cleanedUnits);
   const L: string[] = [`<!-- skillc: the original text of the sections of SKILL.md that were rewritten, each verbatim between its markers. -->`, ''];
   for (const u of p.units) {
     const cs = byUnit.get(u.id);
-    if (!cs && !cleaned.has(u.id)) continue;
-    const what = cs ? `replaced by ${cs.invoke}` : 'lines rewritten by cleanup';
+    const passage = shared.get(u.id);
+    if (!cs && !passage && !cleaned.has(u.id)) continue;
+    const what = cs ? `replaced by ${cs.invoke}` : passage ? `body replaced by a reference to the shared passage ${passage}` : 'lines rewritten by cleanup';
     L.push(`<!-- skillc:begin ${u.id} (SKILL.md line ${u.line}): ${what.replace(/--/g, '- -')} -->`, u.text + (u.text.endsWith('\n') ? '' : '\n') + `<!-- skillc:end ${u.id} -->`, '');
   }
   return L.join('\n');
@@ -219,3 +226,37 @@ export function quartiles(xs: readonly number[]): Quartiles {
   return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
 }
 
+
+/**
+ * passages.json (every shared passage, each member with whether its skeleton references it and
+ * why) and passages/<id>.md for each passage some skeleton references: its text stated once.
+ */
+function passageArtifacts(ir: BuildIR, count: (text: string) => number): Artifact[] {
+  const use = new Map((ir.passageUse ?? []).map((u) => [`${u.passage}\u0000${u.unit}`, u]));
+  const passages = (ir.passages ?? []).map((p) => ({
+    id: p.id,
+    heading: p.heading,
+    text: p.text,
+    slots: p.slots,
+    tokens: count(passageText(p)),
+    members: p.members.map((m) => {
+      const u = use.get(`${p.id}\u0000${m.unit}`);
+      return { parent: m.parent, unit: m.unit, file: m.file, line: m.line, bindings: m.bindings, referenced: u?.referenced ?? false, reason: u?.reason ?? 'the rewrite pass did not run' };
+    }),
+  }));
+  const out: Artifact[] = [jsonArtifact('passages.json', 'passages', { schemaVersion: 1, tool: { name: TOOL_NAME, version: TOOL_VERSION }, copies: ir.copies ?? [], passages })];
+  for (const p of passages) {
+    const users = p.members.filter((m) => m.referenced);
+    if (users.length === 0) continue;
+    // A passage without slots reads as the text itself; one with slots as its template.
+    const slots = p.slots.length ? `Slots: ${p.slots.map((s) => `\`{${s}}\``).join(', ')} (in the text below, doubled braces are literal braces).\n\n` : '';
+    const body = p.slots.length ? p.text : render(p.text, [], {});
+    out.push({ path: `passages/${p.id}.md`, content: `# ${p.id}\n\nShared passage under the heading "${p.heading}", referenced by ${users.length} skill${users.length === 1 ? '' : 's'} as \`invoke(${p.id}, {…})\`.\n\n${slots}---\n\n${body}\n` });
+  }
+  return out;
+}
+
+function referencedPassages(ir: BuildIR): Passage[] {
+  const used = new Set((ir.passageUse ?? []).filter((u) => u.referenced).map((u) => u.passage));
+  return (ir.passages ?? []).filter((p) => used.has(p.id));
+}

@@ -358,6 +358,8 @@ export interface RewrittenParent {
   readonly text: string;
   /** Unit ids replaced by invoke lines, in document order. */
   readonly callSites: readonly string[];
+  /** Sections whose body was replaced by a reference to a shared passage. */
+  readonly passages: readonly { readonly unit: string; readonly passage: string }[];
   readonly cleanups: readonly Cleanup[];
   /** Name of the file in the skill folder that keeps the original text of replaced and cleaned units. */
   readonly replacedFile: string;
@@ -386,11 +388,56 @@ export interface ModelReplyRecord {
 }
 
 /** The whole build's IR. Each pass fills in more of it. */
+/** One section that holds an instance of a shared passage: the body after its heading. */
+export interface PassageMember {
+  readonly parent: string;
+  readonly unit: string;
+  readonly file: string;
+  /** 1-based line of the section's heading. */
+  readonly line: number;
+  /** The body: offsets into the parent's decoded text (after the heading line, through the end of the section). */
+  readonly start: number;
+  readonly end: number;
+  /** Values of the passage's slots in this section. */
+  readonly bindings: Readonly<Record<string, string>>;
+}
+
+/**
+ * A shared passage (SPEC §1, issue 18): the body of a section that recurs, verbatim or with only
+ * names and numbers changed, in three or more skills. Stated once in the library; a skeleton
+ * references it where that pays, and what an agent reads is the skill as written.
+ */
+export interface Passage {
+  readonly id: string;
+  /** The heading text of its sections. */
+  readonly heading: string;
+  /** The body as a template: literal braces doubled, `{slot}` where members differ. */
+  readonly text: string;
+  readonly slots: readonly string[];
+  readonly members: readonly PassageMember[];
+}
+
+export interface PassageUse {
+  readonly passage: string;
+  readonly unit: string;
+  readonly referenced: boolean;
+  readonly reason: string;
+}
+
 export interface BuildIR {
   readonly source: SourceLibrary;
   /** The verifier policy in force (rules/policy.json or --policy). */
   readonly policy?: import('../policy/policy.js').Policy;
   readonly parents?: readonly Parent[];
+  /**
+   * Skills whose SKILL.md is byte for byte an earlier skill's: mined once, so a copied skill
+   * cannot make a procedure or a passage look recurrent.
+   */
+  readonly copies?: readonly { readonly copy: string; readonly of: string }[];
+  /** Shared passages (passages pass). */
+  readonly passages?: readonly Passage[];
+  /** For every passage member: whether its skeleton references the passage, and why (rewrite pass). */
+  readonly passageUse?: readonly PassageUse[];
   readonly frames?: readonly Frame[];
   readonly clusters?: readonly Cluster[];
   readonly contracts?: readonly Contract[];

@@ -23,6 +23,12 @@ export const proposePass: Pass = {
     const parents = ir.parents!;
     const frames: Frame[] = [];
     const units: { unit: Unit; parent: string; frame: Frame }[] = [];
+    // Copies are mined once (their original stands for them), and a section that is a shared
+    // passage repeated word for word is text with nothing to abstract (a draft of it could only
+    // fail for want of a varying slot): neither takes part. A passage whose names vary stays in:
+    // it may be a procedure with an input, and the verifier judges it like any other.
+    const copies = new Set((ir.copies ?? []).map((c) => c.copy));
+    const shared = new Set((ir.passages ?? []).filter((p) => p.slots.length === 0).flatMap((p) => p.members.map((m) => m.unit)));
     for (const p of parents) {
       // A skill whose parse was bounded is copied through: its units are a lenient scan, not
       // something to mine procedures from or rewrite.
@@ -30,6 +36,7 @@ export const proposePass: Pass = {
       for (const u of p.units) {
         const f = frameOf(p, u, lexicon);
         frames.push(f);
+        if (copies.has(p.path) || shared.has(u.id)) continue;
         if (f.verb !== null && u.text.trim() !== '') units.push({ unit: u, parent: p.path, frame: f });
       }
     }

@@ -4,10 +4,11 @@
  */
 import type { Pass } from './pass.js';
 import { parsePass } from './parse.js';
+import { passagesPass } from './passages.js';
 import { proposePass } from './propose.js';
 import { extractPass } from './extract.js';
 import { verifyPass } from './verify.js';
 import { bindPass } from './bind.js';
 import { rewritePass } from './rewrite.js';
 
-export const PASSES: readonly Pass[] = [parsePass, proposePass, extractPass, verifyPass, bindPass, rewritePass];
+export const PASSES: readonly Pass[] = [parsePass, passagesPass, proposePass, extractPass, verifyPass, bindPass, rewritePass];

@@ -16,7 +16,7 @@
  * deterministic ones and must pass the same post-check and keep every section reachable;
  * otherwise the deterministic rewrite stands and the report says why.
  */
-import type { Cleanup, ModelReplyRecord, Parent, RewrittenParent } from '../ir/types.js';
+import type { Cleanup, ModelReplyRecord, Parent, PassageUse, RewrittenParent } from '../ir/types.js';
 import { makeDiagnostic } from '../ir/diagnostics.js';
 import { loadTokenCounter } from '../text/bpe.js';
 import { planRewrites } from '../rewrite/plan.js';
@@ -29,12 +29,22 @@ import { applyEdits, type Edit } from '../rewrite/splice.js';
 import { CLEANUP_PROMPT } from '../llm/prompts/rewrite-cleanup.js';
 import { recordReply } from '../llm/reply-record.js';
 import type { Pass, PassContext } from './pass.js';
+
+/** A section of a skeleton whose body is a reference to a shared passage. */
+interface PassageReference {
+  readonly id: string;
+  readonly unit: string;
+  readonly bindings: Readonly<Record<string, string>>;
+  readonly inputs: readonly string[];
+}
 import { groupBy } from '../util/group-by.js';
 
 /** One parent after the deterministic rewrite, with what the model pass needs to go on from it. */
 interface Rewritten {
   readonly parent: Parent;
   readonly invoked: readonly InvokedContract[];
+  /** Sections whose body is a reference to a shared passage. */
+  readonly references: readonly PassageReference[];
   readonly original: string;
   readonly edits: readonly Edit[];
   readonly text: string;
@@ -47,17 +57,18 @@ export const rewritePass: Pass = {
   description: 'invoke lines spliced into each touched parent by offsets; Rewrite Cleanup (deterministic, and with --llm a model); post-checks',
   version: 1,
   requires: ['parents', 'clusters', 'contracts', 'callSites'],
-  provides: ['rewrites', 'modelReplies', 'callSites', 'droppedCallSites'],
+  provides: ['rewrites', 'modelReplies', 'callSites', 'droppedCallSites', 'passageUse'],
   async run(ir, ctx) {
     const lexicon = loadVerbLexicon();
     const contracts = new Map(ir.contracts!.map((c) => [c.id, c]));
     const verbs = new Map(ir.clusters!.map((c) => [c.id, c.verb]));
     const count = await loadTokenCounter();
-    const plan = planRewrites(ir.parents!, contracts, ir.callSites!, count);
+    const plan = planRewrites(ir.parents!, contracts, ir.callSites!, count, ir.passages ?? []);
     const spans = new Map(plan.planned.map((p) => [p.callSite.unit, p.span]));
     const planned = plan.planned.map((p) => p.callSite);
     const byParent = groupBy(planned, (cs) => cs.parent);
-    const parents = ir.parents!.filter((p) => byParent.has(p.path));
+    const referencesByParent = groupBy(plan.referenced, (r) => r.member.parent);
+    const parents = ir.parents!.filter((p) => byParent.has(p.path) || referencesByParent.has(p.path));
     // A failure inside skillc on one parent leaves that parent as it is (its call-sites dropped at
     // stage 'rewrite', SKC502) and the others rewritten.
     const failed: { parent: Parent; why: string }[] = [];
@@ -71,14 +82,16 @@ export const rewritePass: Pass = {
       }
     });
     function rewriteOne(parent: Parent, i: number): Rewritten {
-      const sites = byParent.get(parent.path)!;
+      const sites = byParent.get(parent.path) ?? [];
+      const refs = referencesByParent.get(parent.path) ?? [];
+      const references: PassageReference[] = refs.map((r) => ({ id: r.passage.id, unit: r.member.unit, bindings: r.member.bindings, inputs: r.passage.slots }));
       const invoked: InvokedContract[] = sites.map((cs) => {
         const contract = contracts.get(cs.contract)!;
         return { callSite: cs, contract, verb: verbs.get(contract.cluster)! };
       });
       const replacedFile = replacedFileName(parent);
       if (replacedFile !== REPLACED_FILE) ctx.report(makeDiagnostic('rewrite', 'replaced-file-name-taken', { file: parent.file, message: `the skill already has ${REPLACED_FILE}; the original text of rewritten sections goes to ${replacedFile}` }));
-      const skeleton = skeletonEdits(parent, sites.map((cs) => ({ callSite: cs, span: spans.get(cs.unit)! })), replacedFile);
+      const skeleton = skeletonEdits(parent, [...sites.map((cs) => ({ invoke: cs.invoke, span: spans.get(cs.unit)! })), ...refs.map((r) => ({ invoke: r.invoke, span: r.span }))], replacedFile);
       // Contradicting lines are reported, not rewritten: the invoke would not say what they say.
       for (const c of cleanupEdits(parent, invoked, lexicon).cleanups) {
         ctx.report(makeDiagnostic('rewrite', 'contradicts-contract', { file: parent.file, line: c.line, message: `"${c.before}" spells out ${c.contract} with another verb than its template (${c.after}); left as written` }));
@@ -86,10 +99,10 @@ export const rewritePass: Pass = {
       const cleanups: Cleanup[] = [];
       const edits = skeleton.edits;
       const text = applyEdits(skeleton.original, edits);
-      const problem = postCheck(skeleton.original, text, invoked, replacedFile);
+      const problem = postCheck(skeleton.original, text, invoked, replacedFile, false, references);
       if (problem !== null) throw new Error(`the skeleton fails its post-check: ${problem}`);
       if (!ctx.llm) ctx.progress(i + 1, parents.length);
-      return { parent, invoked, original: skeleton.original, edits, text, cleanups, replacedFile };
+      return { parent, invoked, references, original: skeleton.original, edits, text, cleanups, replacedFile };
     }
 
     let records: ModelReplyRecord[] | undefined;
@@ -104,6 +117,7 @@ export const rewritePass: Pass = {
         parent: r.parent.path,
         text: r.text,
         callSites: r.invoked.map((i) => i.callSite.unit),
+        passages: r.references.map((x) => ({ unit: x.unit, passage: x.id })),
         cleanups: r.cleanups,
         replacedFile: r.replacedFile,
         cleanedUnits: [...new Set(r.cleanups.map((c) => c.unit))],
@@ -116,7 +130,14 @@ export const rewritePass: Pass = {
       ...plan.dropped,
       ...planned.filter((cs) => notRewritten.has(cs.parent)).map((cs) => ({ unit: cs.unit, parent: cs.parent, file: cs.file, line: cs.line, contract: cs.contract, detection: cs.detection, stage: 'rewrite' as const, reason: `rewriting the skill failed inside skillc: ${notRewritten.get(cs.parent)}` })),
     ];
-    return { rewrites, callSites, droppedCallSites, ...(records ? { modelReplies: [...(ir.modelReplies ?? []), ...records] } : {}) };
+    // Passage references of a skill that could not be rewritten are not made either.
+    const referenced = plan.referenced.filter((r) => !notRewritten.has(r.member.parent));
+    const passageUse: PassageUse[] = [
+      ...referenced.map((r) => ({ passage: r.passage.id, unit: r.member.unit, referenced: true, reason: `saves ${r.saves} tokens` })),
+      ...plan.unreferenced.map((u) => ({ passage: u.passage, unit: u.member.unit, referenced: false, reason: u.reason })),
+      ...plan.referenced.filter((r) => notRewritten.has(r.member.parent)).map((r) => ({ passage: r.passage.id, unit: r.member.unit, referenced: false, reason: `rewriting the skill failed inside skillc: ${notRewritten.get(r.member.parent)}` })),
+    ];
+    return { rewrites, callSites, droppedCallSites, passageUse, ...(records ? { modelReplies: [...(ir.modelReplies ?? []), ...records] } : {}) };
   },
 };
 
@@ -138,7 +159,7 @@ async function withModel(rewritten: readonly Rewritten[], ctx: PassContext): Pro
     if (!m.ok) return reject(m.reason);
     if (m.edits.length === 0) return [r, recordReply(ctx, item, { outcome: 'accepted', reason: 'no edits', cacheKey: answer.cacheKey })];
     const text = applyEdits(r.original, [...r.edits, ...m.edits]);
-    const problem = postCheck(r.original, text, r.invoked, r.replacedFile, true) ?? unreachableUnit(r.parent, text);
+    const problem = postCheck(r.original, text, r.invoked, r.replacedFile, true, r.references) ?? unreachableUnit(r.parent, text);
     if (problem !== null) return reject(problem);
     return [{ ...r, text, edits: [...r.edits, ...m.edits], cleanups: [...r.cleanups, ...m.cleanups].sort((a, b) => a.line - b.line) }, recordReply(ctx, item, { outcome: 'accepted', reason: `${m.edits.length} edit${m.edits.length === 1 ? '' : 's'}`, cacheKey: answer.cacheKey })];
   }));
@@ -150,20 +171,23 @@ async function withModel(rewritten: readonly Rewritten[], ctx: PassContext): Pro
  * call-sites' own (Rewrite Cleanup by a model may bind other values) are allowed as long as they
  * name contracts the parent invokes.
  */
-export function postCheck(original: string, rewritten: string, invoked: readonly InvokedContract[], replacedFile: string, extraInvokes = false): string | null {
+export function postCheck(original: string, rewritten: string, invoked: readonly InvokedContract[], replacedFile: string, extraInvokes = false, references: readonly PassageReference[] = []): string | null {
   const found = parseInvokes(rewritten);
-  for (const inv of invoked) {
-    const ok = found.some((f) => f.contract === inv.contract.id && sameBindings(f.bindings, inv.callSite.bindings));
-    if (!ok) return `the invoke of ${inv.contract.id} for ${inv.callSite.unit} is missing`;
+  const expected = [
+    ...invoked.map((i) => ({ id: i.contract.id, bindings: i.callSite.bindings, inputs: i.contract.input_schema.map((f) => f.name), where: i.callSite.unit })),
+    ...references.map((r) => ({ id: r.id, bindings: r.bindings, inputs: r.inputs, where: r.unit })),
+  ];
+  for (const e of expected) {
+    if (!found.some((f) => f.contract === e.id && sameBindings(f.bindings, e.bindings))) return `the invoke of ${e.id} for ${e.where} is missing`;
   }
-  for (const f of found) if (!invoked.some((i) => i.contract.id === f.contract)) return `an invoke of ${f.contract}, which this parent does not call`;
+  for (const f of found) if (!expected.some((e) => e.id === f.contract)) return `an invoke of ${f.contract}, which this parent does not call`;
   if (!extraInvokes) {
-    // Deterministic cleanup only ever writes a call-site's own invoke.
-    for (const f of found) if (!invoked.some((i) => i.contract.id === f.contract && sameBindings(f.bindings, i.callSite.bindings))) return `an invoke of ${f.contract} with bindings no call-site has`;
+    // The deterministic rewrite only ever writes a call-site's or a reference's own invoke.
+    for (const f of found) if (!expected.some((e) => e.id === f.contract && sameBindings(f.bindings, e.bindings))) return `an invoke of ${f.contract} with bindings no call-site has`;
   }
   const allowed = new Set(words(original));
-  for (const w of words(markerLine(invoked.length, replacedFile))) allowed.add(w);
-  for (const inv of invoked) for (const w of words(`invoke ${inv.contract.id} ${inv.contract.input_schema.map((f) => f.name).join(' ')}`)) allowed.add(w);
+  for (const w of words(markerLine(expected.length, replacedFile))) allowed.add(w);
+  for (const e of expected) for (const w of words(`invoke ${e.id} ${e.inputs.join(' ')}`)) allowed.add(w);
   const added = [...new Set(words(rewritten))].filter((w) => !allowed.has(w));
   return added.length === 0 ? null : `words that occur neither in the parent nor in its contracts: ${added.slice(0, 5).join(', ')}`;
 }

@@ -18,7 +18,8 @@
  * plus each contract once) is smaller than the skills it replaces by at least what is kept.
  * Everything dropped keeps its stage (`faithful`, `never-rewrite`, `pay`) and reason.
  */
-import type { CallSite, Contract, DroppedCallSite, Parent, Unit } from '../ir/types.js';
+import type { CallSite, Contract, DroppedCallSite, Parent, Passage, PassageMember, Unit } from '../ir/types.js';
+import { formatInvoke } from './invoke.js';
 import { codeSpan } from '../text/code-span.js';
 import { neverRewrite } from './never-rewrite.js';
 import { collapse, instantiate } from './templates.js';
@@ -80,68 +81,135 @@ export function replacedBlock(parent: Parent, unit: Unit, contract: Contract, ca
   return { ok: false, stage: 'faithful', reason: `the invoke does not reproduce the block it would replace token for token: ${why}` };
 }
 
-export function planRewrites(parents: readonly Parent[], contracts: ReadonlyMap<string, Contract>, callSites: readonly CallSite[], count: CountTokens): RewritePlan {
+/** A shared passage a skeleton may reference instead of one of its sections' bodies. */
+export interface PlannedPassage {
+  readonly passage: Passage;
+  readonly member: PassageMember;
+  /** The reference written in place of the body: `invoke(<passage id>, {…})`. */
+  readonly invoke: string;
+  readonly span: ReplacedSpan;
+  readonly saves: number;
+}
+
+export interface PassagePlan {
+  readonly referenced: readonly PlannedPassage[];
+  /** Why each member that is not referenced is left as written. */
+  readonly unreferenced: readonly { readonly member: PassageMember; readonly passage: string; readonly reason: string }[];
+}
+
+/** What a passage costs the library: its heading and text, stated once. */
+export function passageText(p: Passage): string {
+  return `### ${p.id}\n\n${p.text}`;
+}
+
+/**
+ * Call-sites and passage references together: both replace a span of a skill by one invoke line,
+ * both are kept only while they pay. A section that is a passage's member is referenced whole,
+ * so a call-site inside it gives way (it could only replace a part of what the reference does).
+ */
+export function planRewrites(parents: readonly Parent[], contracts: ReadonlyMap<string, Contract>, callSites: readonly CallSite[], count: CountTokens, passages: readonly Passage[] = []): RewritePlan & PassagePlan {
   const byPath = new Map(parents.map((p) => [p.path, p]));
   const texts = new Map<string, string>();
+  const textOf = (parent: Parent) => {
+    let text = texts.get(parent.path);
+    if (text === undefined) texts.set(parent.path, (text = parentText(parent)));
+    return text;
+  };
   const dropped: DroppedCallSite[] = [];
   const drop = (cs: CallSite, stage: DroppedCallSite['stage'], reason: string) =>
     dropped.push({ unit: cs.unit, parent: cs.parent, file: cs.file, line: cs.line, contract: cs.contract, detection: cs.detection, stage, reason });
 
-  const faithful: PlannedCallSite[] = [];
+  // Every replacement, call-site or passage reference, as one kind of thing for the economy.
+  interface Item {
+    readonly parent: string;
+    readonly group: string;
+    readonly saves: number;
+    readonly planned?: PlannedCallSite;
+    readonly reference?: PlannedPassage;
+  }
+  const items: Item[] = [];
+  const passageUnits = new Map<string, string>();
+  for (const p of passages) {
+    for (const member of p.members) {
+      const parent = byPath.get(member.parent)!;
+      const invoke = formatInvoke(p.id, member.bindings, p.slots);
+      const span = { start: member.start, end: member.end, line: member.line };
+      const saves = count(textOf(parent).slice(member.start, member.end)) - count(codeSpan(invoke));
+      items.push({ parent: member.parent, group: `passage:${p.id}`, saves, reference: { passage: p, member, invoke, span, saves } });
+      passageUnits.set(member.unit, p.id);
+    }
+  }
   for (const cs of callSites) {
     const parent = byPath.get(cs.parent)!;
     const unit = parent.units.find((u) => u.id === cs.unit)!;
-    let text = texts.get(parent.path);
-    if (text === undefined) texts.set(parent.path, (text = parentText(parent)));
+    const shared = passageUnits.get(cs.unit);
+    if (shared !== undefined) {
+      drop(cs, 'faithful', `its section is the shared passage ${shared}, which is referenced whole`);
+      continue;
+    }
+    const text = textOf(parent);
     const r = replacedBlock(parent, unit, contracts.get(cs.contract)!, cs, text);
     if (!r.ok) {
       drop(cs, r.stage, r.reason);
       continue;
     }
     const saves = count(text.slice(r.span.start, r.span.end)) - count(codeSpan(cs.invoke));
-    faithful.push({ callSite: cs, span: r.span, saves });
+    items.push({ parent: cs.parent, group: cs.contract, saves, planned: { callSite: cs, span: r.span, saves } });
   }
 
-  // The economy: call-sites that save nothing go first; then skills whose savings do not cover
-  // their marker and contracts whose savings do not cover their text, until both hold.
-  let kept: PlannedCallSite[] = [];
-  for (const p of faithful) {
-    if (p.saves > 0) kept.push(p);
-    else drop(p.callSite, 'pay', `the invoke line is not shorter than the block it replaces (${p.saves} tokens saved)`);
+  const unreferenced: PassagePlan['unreferenced'][number][] = [];
+  const reject = (item: Item, reason: string) => {
+    if (item.planned) drop(item.planned.callSite, 'pay', reason);
+    else unreferenced.push({ member: item.reference!.member, passage: item.reference!.passage.id, reason });
+  };
+  // The economy: replacements that save nothing go first; then skills whose savings do not cover
+  // their marker and groups (a contract, a passage) whose savings, net of each member's share of
+  // its skill's marker, do not cover their text, until both hold.
+  let kept: Item[] = [];
+  for (const item of items) {
+    if (item.saves > 0) kept.push(item);
+    else reject(item, `the invoke line is not shorter than what it replaces (${item.saves} tokens saved)`);
   }
   const markerCost = new Map<string, number>();
   const costOf = new Map<string, number>();
   const economy = new Map<string, { cost: number; saves: number }>();
+  const passageById = new Map(passages.map((p) => [`passage:${p.id}`, p]));
   for (let changed = true; changed; ) {
     changed = false;
-    const byParent = sortedGroups(kept, (p) => p.callSite.parent);
-    for (const [path, list] of byParent) {
+    for (const [path, list] of sortedGroups(kept, (i) => i.parent)) {
       let cost = markerCost.get(path);
       if (cost === undefined) markerCost.set(path, (cost = count(markerLine(list.length, replacedFileName(byPath.get(path)!))) + 1));
-      const saves = list.reduce((a, p) => a + p.saves, 0);
+      const saves = list.reduce((a, i) => a + i.saves, 0);
       if (saves > cost) continue;
-      for (const p of list) drop(p.callSite, 'pay', `the skill's ${list.length} call-site${list.length === 1 ? '' : 's'} save ${saves} tokens, and the line that marks a rewritten skill costs ${cost}`);
-      kept = kept.filter((p) => p.callSite.parent !== path);
+      for (const i of list) reject(i, `the skill's ${list.length} replacement${list.length === 1 ? '' : 's'} save ${saves} tokens, and the line that marks a rewritten skill costs ${cost}`);
+      kept = kept.filter((i) => i.parent !== path);
       changed = true;
     }
-    const perParent = new Map(sortedGroups(kept, (p) => p.callSite.parent).map(([path, list]) => [path, markerCost.get(path)! / list.length]));
-    const byContract = sortedGroups(kept, (p) => p.callSite.contract);
-    for (const [id, list] of byContract) {
-      let cost = costOf.get(id);
-      if (cost === undefined) costOf.set(id, (cost = count(contractText(contracts.get(id)!))));
-      // Savings net of each call-site's share of its skill's marker line.
-      const saves = Math.floor(list.reduce((a, p) => a + p.saves - perParent.get(p.callSite.parent)!, 0));
-      economy.set(id, { cost, saves });
+    const perParent = new Map(sortedGroups(kept, (i) => i.parent).map(([path, list]) => [path, markerCost.get(path)! / list.length]));
+    for (const [group, list] of sortedGroups(kept, (i) => i.group)) {
+      let cost = costOf.get(group);
+      if (cost === undefined) {
+        const passage = passageById.get(group);
+        costOf.set(group, (cost = count(passage ? passageText(passage) : contractText(contracts.get(group)!))));
+      }
+      // Savings net of each member's share of its skill's marker line.
+      const saves = Math.floor(list.reduce((a, i) => a + i.saves - perParent.get(i.parent)!, 0));
+      economy.set(group, { cost, saves });
       if (saves > cost) continue;
-      for (const p of list) drop(p.callSite, 'pay', `the ${list.length} call-site${list.length === 1 ? '' : 's'} of ${id} save ${saves} tokens in all (after the marker lines), and its text costs ${cost}`);
-      kept = kept.filter((p) => p.callSite.contract !== id);
+      const what = group.startsWith('passage:') ? `passage ${group.slice(8)}` : group;
+      for (const i of list) reject(i, `the ${list.length} use${list.length === 1 ? '' : 's'} of ${what} save ${saves} tokens in all (after the marker lines), and its text costs ${cost}`);
+      kept = kept.filter((i) => i.group !== group);
       changed = true;
     }
   }
-  const planned = kept;
-  return { planned, dropped, economy };
+  return {
+    planned: kept.flatMap((i) => (i.planned ? [i.planned] : [])),
+    referenced: kept.flatMap((i) => (i.reference ? [i.reference] : [])),
+    dropped,
+    unreferenced,
+    economy,
+  };
 }
-
 
 /** Groups in key order (code units), so the economy is decided in the same order on every machine. */
 function sortedGroups<T>(xs: readonly T[], key: (x: T) => string): [string, T[]][] {

@@ -3,7 +3,7 @@
  * replaced by its invoke line; a one-line marker after the frontmatter says what the notation
  * means and where the replaced text went. Everything else is the original text, spliced by offsets.
  */
-import type { CallSite, Parent } from '../ir/types.js';
+import type { Parent } from '../ir/types.js';
 import { codeSpan } from '../text/code-span.js';
 import type { ReplacedSpan } from './plan.js';
 import { eolOf, parentText, type Edit } from './splice.js';
@@ -28,7 +28,7 @@ export interface SkeletonEdits {
   readonly edits: Edit[];
 }
 
-export function skeletonEdits(parent: Parent, planned: readonly { readonly callSite: CallSite; readonly span: ReplacedSpan }[], replacedFile: string): SkeletonEdits {
+export function skeletonEdits(parent: Parent, planned: readonly { readonly invoke: string; readonly span: ReplacedSpan }[], replacedFile: string): SkeletonEdits {
   const original = parentText(parent);
   const eol = eolOf(original);
   const bodyStart = parent.frontmatter.raw.length;
@@ -36,6 +36,6 @@ export function skeletonEdits(parent: Parent, planned: readonly { readonly callS
   // The marker goes in front of the body; a block edit at the same offset comes after it.
   edits.push({ start: bodyStart, end: bodyStart, text: markerLine(planned.length, replacedFile) + eol });
   // Only the code block the invoke reproduces is replaced; the prose around it stays as written.
-  for (const { callSite, span } of planned) edits.push({ start: span.start, end: span.end, text: codeSpan(callSite.invoke) });
+  for (const { invoke, span } of planned) edits.push({ start: span.start, end: span.end, text: codeSpan(invoke) });
   return { original, eol, edits };
 }

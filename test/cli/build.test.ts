@@ -72,7 +72,7 @@ describe('skillc build on a library with bad input', () => {
     expect(r.stderr).toContain('test/fixtures/mini/unclosed-fence/SKILL.md:8:1  warning');
     expect(r.stderr).toMatch(/11 skills found, 11 parsed, 0 skipped/);
     const files = [...readTree(out).keys()];
-    expect(files.filter((f) => !f.includes('/'))).toEqual(['candidates.json', 'diagnostics.json', 'graph.json', 'manifest.json', 'parents.json', 'refactored_library.json', 'report.json', 'report.md']);
+    expect(files.filter((f) => !f.includes('/'))).toEqual(['candidates.json', 'diagnostics.json', 'graph.json', 'manifest.json', 'parents.json', 'passages.json', 'refactored_library.json', 'report.json', 'report.md']);
     // Every skill is in dist/skills/, nested ones too, with its other files; nothing was rewritten here.
     expect(files.filter((f) => f.startsWith('skills/'))).toEqual(['bom', 'broken-yaml', 'crlf', 'empty', 'flow-yaml', 'good', 'good/references/notes.md', 'good/scripts/run.py', 'latin1', 'no-frontmatter', 'outer', 'outer/inner', 'unclosed-fence'].map((s) => `skills/${s.endsWith('.py') || s.endsWith('.md') ? s : `${s}/SKILL.md`}`).sort());
     for (const s of ['bom', 'latin1', 'crlf']) expect(fs.readFileSync(path.join(out, 'skills', s, 'SKILL.md')).equals(fs.readFileSync(path.join(ROOT, 'test/fixtures/mini', s, 'SKILL.md')))).toBe(true);

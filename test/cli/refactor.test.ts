@@ -74,7 +74,7 @@ describe('refactored library: cli (a procedure that pays)', () => {
       const skeleton = fs.readFileSync(path.join(dist, 'skills', cs.parent, 'SKILL.md'), 'utf8');
       expect(cs.replaced.text.startsWith('```bash\ngit clone --depth 1 ')).toBe(true);
       expect(skeleton).not.toContain(cs.replaced.text);
-      expect(skeleton).toContain("Fetch the team's helper scripts for this task and check that they work:\n\n`" + cs.invoke + '`\n\nThe helpers live next to the project');
+      expect(skeleton).toMatch(new RegExp(`Fetch the team's helper scripts for [a-zA-Z ]+ and check that they work:\\n\\n\`${cs.invoke.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`\\n\\nThe helpers live next to the project`));
     }
     // Each rewritten skeleton is smaller than its skill, marker line included.
     for (const p of lib.parents) expect(p.tokens.skeleton).toBeLessThan(p.tokens.original);

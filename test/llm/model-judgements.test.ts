@@ -101,7 +101,7 @@ describe('Rewrite Cleanup edits from a model', () => {
   const cs: CallSite = { unit: unit.id, parent: 't', file: 't/SKILL.md', line: unit.line, contract: k.id, detection: 'member', bindings: { object: 'laptop 1', target: 'desk 1' }, actions: [], invoke: 'invoke(place-object, {object="laptop 1", target="desk 1"})', binder: 'deterministic' };
   const invoked: InvokedContract[] = [{ callSite: cs, contract: k, verb: 'put' }];
   const block = unit.codeBlocks[0]!;
-  const sk = skeletonEdits(p, [{ callSite: cs, span: { start: block.start, end: block.end, line: block.line } }], 'SKILL.replaced.md');
+  const sk = skeletonEdits(p, [{ invoke: cs.invoke, span: { start: block.start, end: block.end, line: block.line } }], 'SKILL.replaced.md');
   const rewritten = applyEdits(sk.original, sk.edits);
   const lineNo = (needle: string) => rewritten.split('\n').findIndex((l) => l.includes(needle)) + 1;
   const run = (edits: { line: number; find: string; replace: string }[]) => modelCleanupEdits(p, sk.original, sk.edits, rewritten, invoked, { edits: edits.map((e) => ({ ...e, rationale: '' })) });

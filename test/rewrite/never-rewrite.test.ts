@@ -43,7 +43,7 @@ describe('never rewritten', () => {
 describe('rewritten', () => {
   it('a plain block becomes its invoke; the sentence before it and the one after stay', () => {
     const text = skeleton('plain-alpha');
-    expect(text).toContain('Fetch the helper scripts and check that they work:\n\n`invoke(');
+    expect(text).toContain('Fetch the helper scripts for the alpha project and check that they work:\n\n`invoke(');
     expect(text).toContain('directory="alpha-helpers"})`\n\nThe helpers live next to the project.\n');
     expect(text).not.toContain('git clone');
     // What an agent reads is the skill as written.

@@ -1,0 +1,175 @@
+/**
+ * Shared passages (SPEC §1, issue 18): the body of a section (what follows its heading line) that
+ * recurs in three or more skills, verbatim or with only names and numbers changed. Most of the
+ * redundancy of real libraries is of this kind rather than parameterised procedures: toolkit skills
+ * generated from one template, a "Known pitfalls" section pasted into hundreds of skills.
+ *
+ * Bodies are compared as runs of letters and digits (words) and the exact text between them, so
+ * whitespace and punctuation must match too. They are grouped twice: first by their exact text,
+ * then, among the rest, with numbers and the words of each skill's own name masked (a toolkit
+ * skill says `_21risk` where its twin says `_2chat`). In a masked group the positions whose words
+ * differ between members become slots, one per distinct pattern of values (a name repeated five
+ * times is one slot); positions where every member has the same word stay text. Every member must
+ * give back its body exactly from the template and its bindings, or the group is not a passage.
+ * Copies (byte-identical SKILL.md files) count once, and a bounded skill takes no part.
+ */
+import type { Parent, Passage, PassageMember, Unit } from '../ir/types.js';
+import { headingLength, parentText } from '../rewrite/splice.js';
+import { escapeTemplateText, templatePieces } from '../rewrite/templates.js';
+import { kebab } from '../text/tokens.js';
+import { sha256 } from '../util/hash.js';
+import { compareCodeUnits } from '../util/stable-json.js';
+
+export const MIN_PASSAGE_PARENTS = 3;
+/** Shorter bodies cost about as much to reference as to state. */
+const MIN_BODY_CHARS = 80;
+const WORD = /[A-Za-z0-9]+/g;
+/** Words too common in skill names to mark a skill's identity. */
+const COMMON_NAME_WORDS: ReadonlySet<string> = new Set(['the', 'and', 'for', 'with', 'skill', 'skills', 'tool', 'tools', 'helper', 'helpers', 'automation', 'api', 'cli', 'app', 'pro', 'expert', 'guide', 'dev', 'test', 'data', 'file', 'files']);
+
+interface Body {
+  readonly parent: Parent;
+  readonly unit: Unit;
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+  /** Alternating separators and words: texts[0] sep, texts[1] word, …, always an odd count. */
+  readonly pieces: readonly string[];
+  readonly masked: readonly boolean[];
+}
+
+/** The words of a skill's own name (folder and frontmatter `name`) that may vary between twins. */
+function identityWords(p: Parent): Set<string> {
+  const out = new Set<string>();
+  const folder = p.path.slice(p.path.lastIndexOf('/') + 1);
+  const name = typeof p.frontmatter.data?.['name'] === 'string' ? (p.frontmatter.data['name'] as string) : '';
+  for (const source of [folder, name]) {
+    for (const m of source.matchAll(WORD)) {
+      const w = m[0].toLowerCase();
+      if (w.length >= 3 && !COMMON_NAME_WORDS.has(w)) out.add(w);
+    }
+  }
+  return out;
+}
+
+/** A section's body, split into separators and words, or null when it is not a candidate. */
+function bodyOf(p: Parent, u: Unit, text: string, identity: ReadonlySet<string>): Body | null {
+  if (u.kind !== 'section') return null;
+  const h = headingLength(u);
+  if (h === null || h === 0) return null;
+  let start = u.start + h;
+  // The body begins after the heading's line ending and the blank lines under it.
+  for (let m = /^[ \t]*(\r\n|\r|\n)/.exec(text.slice(start, start + 200)); m; m = /^[ \t]*(\r\n|\r|\n)/.exec(text.slice(start, start + 200))) start += m[0].length;
+  let end = u.end;
+  while (end > start && /\s/.test(text[end - 1]!)) end--;
+  const body = text.slice(start, end);
+  if (body.replace(/\s+/g, ' ').trim().length < MIN_BODY_CHARS) return null;
+  const pieces: string[] = [];
+  const masked: boolean[] = [];
+  let at = 0;
+  for (const m of body.matchAll(WORD)) {
+    pieces.push(body.slice(at, m.index));
+    masked.push(false);
+    pieces.push(m[0]);
+    masked.push(/^\d+$/.test(m[0]) || identity.has(m[0].toLowerCase()));
+    at = m.index + m[0].length;
+  }
+  pieces.push(body.slice(at));
+  masked.push(false);
+  return { parent: p, unit: u, start, end, text: body, pieces, masked };
+}
+
+export function detectPassages(parents: readonly Parent[], copies: ReadonlySet<string> = new Set()): Passage[] {
+  const bodies: Body[] = [];
+  for (const p of parents) {
+    if (p.bounded || copies.has(p.path) || p.encoding === 'utf-8-invalid') continue;
+    const text = parentText(p);
+    const identity = identityWords(p);
+    for (const u of p.units) {
+      const b = bodyOf(p, u, text, identity);
+      if (b) bodies.push(b);
+    }
+  }
+  const groups: Body[][] = [];
+  const taken = new Set<Body>();
+  const collect = (key: (b: Body) => string) => {
+    const byKey = new Map<string, Body[]>();
+    for (const b of bodies) {
+      if (taken.has(b)) continue;
+      const k = key(b);
+      byKey.set(k, [...(byKey.get(k) ?? []), b]);
+    }
+    for (const list of byKey.values()) {
+      if (new Set(list.map((b) => b.parent.path)).size < MIN_PASSAGE_PARENTS) continue;
+      groups.push(list);
+      for (const b of list) taken.add(b);
+    }
+  };
+  collect((b) => b.text);
+  collect((b) => b.pieces.map((x, i) => (b.masked[i] ? '\u0000' : x)).join('\u0001'));
+
+  const passages: Omit<Passage, 'id'>[] = [];
+  for (const list of groups) {
+    const made = templateOf(list);
+    if (made) passages.push(made);
+  }
+  // Ids from the words every member's heading shares (a toolkit's own name in its heading is not
+  // the passage's), in order of the first member; a second passage with those words takes the
+  // first words of its text, then a short hash of its text (never a running number).
+  passages.sort((a, b) => compareCodeUnits(a.members[0]!.unit, b.members[0]!.unit) || compareCodeUnits(a.text, b.text));
+  const used = new Set<string>();
+  return passages.map((p) => {
+    const base = kebab(p.heading, 5);
+    const words = p.text.replace(/\{[A-Za-z_]\w*\}/g, ' ');
+    let id = base === 'contract' ? kebab(words, 5) : base;
+    if (used.has(id)) id = kebab(`${p.heading} ${words}`, 7);
+    if (used.has(id)) id = `${base}-${sha256(p.text).slice(0, 6)}`;
+    used.add(id);
+    return { ...p, id };
+  });
+}
+
+/** The group's template and each member's bindings, or null when some member would not come back exactly. */
+function templateOf(list: readonly Body[]): Omit<Passage, 'id'> | null {
+  const first = list[0]!;
+  const n = first.pieces.length;
+  // Positions where members differ: those become slots, grouped by their pattern of values.
+  const slotOfPattern = new Map<string, string>();
+  const slotAt = new Map<number, string>();
+  const counts = { name: 0, number: 0 };
+  for (let i = 1; i < n; i += 2) {
+    const values = list.map((b) => b.pieces[i]!);
+    if (values.every((v) => v === values[0])) continue;
+    const pattern = values.join('\u0000');
+    let slot = slotOfPattern.get(pattern);
+    if (!slot) {
+      const kind = values.every((v) => /^\d+$/.test(v)) ? 'number' : 'name';
+      counts[kind]++;
+      slot = counts[kind] === 1 ? kind : `${kind}_${counts[kind]}`;
+      slotOfPattern.set(pattern, slot);
+    }
+    slotAt.set(i, slot);
+  }
+  let text = '';
+  for (let i = 0; i < n; i++) text += slotAt.has(i) ? `{${slotAt.get(i)}}` : escapeTemplateText(first.pieces[i]!);
+  const slots = [...new Set(slotAt.values())];
+  const members: PassageMember[] = [];
+  for (const b of list) {
+    const bindings: Record<string, string> = {};
+    for (const [i, slot] of slotAt) bindings[slot] = b.pieces[i]!;
+    if (render(text, slots, bindings) !== b.text) return null;
+    members.push({ parent: b.parent.path, unit: b.unit.id, file: b.parent.file, line: b.unit.line, start: b.start, end: b.end, bindings });
+  }
+  return { heading: sharedHeading(list.map((b) => b.unit.heading ?? '')), text, slots, members };
+}
+
+/** The passage with its slots filled, exactly (no whitespace collapsed). */
+export function render(text: string, slots: readonly string[], bindings: Readonly<Record<string, string>>): string {
+  return templatePieces({ template: text, slots }).map((p) => (p.kind === 'const' ? p.text : (bindings[p.name] ?? ''))).join('');
+}
+
+/** The words of the first heading that every heading has (case-insensitive), in its order. */
+function sharedHeading(headings: readonly string[]): string {
+  const sets = headings.map((h) => new Set([...h.matchAll(WORD)].map((m) => m[0].toLowerCase())));
+  return [...headings[0]!.matchAll(WORD)].map((m) => m[0]).filter((w) => sets.every((s) => s.has(w.toLowerCase()))).join(' ');
+}

@@ -1,0 +1,58 @@
+/**
+ * Shared passages end to end (test/fixtures/passages): four toolkit skills made from one template
+ * and a byte copy of one of them. The "Known pitfalls" body (the same everywhere) and the "Setup"
+ * body (the toolkit's name changes) are stated once and referenced from every skeleton; the copy
+ * is mined once but referenced like its original; what an agent reads is every skill as written;
+ * a section shared by only two skills stays. Expected skeletons: golden/passages/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { node, ROOT, skillc } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/tmp.js';
+import { validateAgainst } from '../../src/schema/validate.js';
+
+const LIBRARY = path.join(ROOT, 'test', 'fixtures', 'passages');
+let dist: string;
+const read = (rel: string) => fs.readFileSync(path.join(dist, rel), 'utf8');
+
+beforeAll(() => {
+  dist = path.join(scratchDir('passages'), 'dist');
+  const r = skillc(['build', LIBRARY, '-o', dist, '-q']);
+  expect(r.code, r.stderr).toBe(0);
+});
+
+describe('shared passages', () => {
+  it('states each referenced passage once and references it from every skeleton that holds it', () => {
+    const doc = JSON.parse(read('passages.json'));
+    expect(validateAgainst('passages', doc).errors).toEqual([]);
+    expect(doc.copies).toEqual([{ copy: 'ably-automation-copy', of: 'ably-automation' }]);
+    const pitfalls = doc.passages.find((p: { id: string }) => p.id === 'known-pitfalls');
+    expect(pitfalls.slots).toEqual([]);
+    expect(pitfalls.members.map((m: { parent: string; referenced: boolean }) => [m.parent, m.referenced])).toEqual([
+      ['ably-automation', true], ['ably-automation-copy', true], ['asana-automation', true], ['brevo-automation', true], ['clickup-automation', true],
+    ]);
+    const original = fs.readFileSync(path.join(LIBRARY, 'brevo-automation', 'SKILL.md'), 'utf8');
+    const body = /## Known pitfalls\n\n([^]*?)\n\n## Notes/.exec(original)![1]!;
+    expect(read('passages/known-pitfalls.md')).toContain(`---\n\n${body}\n`);
+    const skeleton = read('skills/brevo-automation/SKILL.md');
+    expect(skeleton).toContain('## Known pitfalls\n\n`invoke(known-pitfalls, {})`\n\n## Notes');
+    expect(skeleton).toContain('## Setup\n\n`invoke(setup, {name="brevo", name_2="Brevo"})`\n\n## Known pitfalls');
+    expect(skeleton).toContain('Brevo limits requests per minute');
+  });
+
+  it('gives an agent every skill as written, and the library is smaller (bench/faithful.js)', () => {
+    for (const s of ['asana-automation', 'ably-automation-copy']) expect(read(`bundles/${s}.md`)).toBe(fs.readFileSync(path.join(LIBRARY, s, 'SKILL.md'), 'utf8'));
+    const r = node('build/bench/faithful.js', [dist, LIBRARY]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^lost lines: 0 in 0 skills$/m);
+    const ratio = Number(/^library tokens: .* \((\d\.\d+)\)$/m.exec(r.stdout)![1]);
+    expect(ratio).toBeLessThan(0.95);
+  });
+
+  it('leaves a section that only two skills share as it is', () => {
+    expect(read('skills/notes-one/SKILL.md')).toBe(fs.readFileSync(path.join(LIBRARY, 'notes-one', 'SKILL.md'), 'utf8'));
+    const doc = JSON.parse(read('passages.json'));
+    expect(doc.passages.some((p: { members: { parent: string }[] }) => p.members.some((m) => m.parent === 'notes-one'))).toBe(false);
+  });
+});

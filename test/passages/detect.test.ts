@@ -1,0 +1,58 @@
+/**
+ * Shared passages: a section body found in three or more skills, verbatim or with only names and
+ * numbers changed, becomes one passage whose template gives every member's body back exactly.
+ */
+import { describe, expect, it } from 'vitest';
+import { detectPassages, render } from '../../src/passages/detect.js';
+import { parentOf } from '../helpers/skill.js';
+
+const PITFALLS = '- Never hardcode a tool slug: search for it first.\n- Check that the connection is ACTIVE before any call.\n- Keep paging while a response holds a token.';
+const skill = (name: string, sections: string) => parentOf(name, `---\nname: ${name}\ndescription: The ${name} skill.\n---\n\n# ${name}\n\n${sections}\n`);
+
+describe('detectPassages', () => {
+  it('finds a body repeated verbatim in three skills, with no slots, and gives each body back', () => {
+    const parents = ['a', 'b', 'c'].map((n) => skill(n, `## Known pitfalls\n\n${PITFALLS}\n\n## Other\n\nSomething only ${n} says, long enough to be a candidate body on its own here.`));
+    const [p, ...rest] = detectPassages(parents);
+    expect(rest).toEqual([]);
+    expect(p).toMatchObject({ id: 'known-pitfalls', heading: 'Known pitfalls', slots: [], text: PITFALLS });
+    expect(p!.members.map((m) => m.parent)).toEqual(['a', 'b', 'c']);
+    for (const m of p!.members) {
+      const parent = parents.find((x) => x.path === m.parent)!;
+      const text = parent.frontmatter.raw + parent.units.map((u) => u.text).join('');
+      expect(text.slice(m.start, m.end)).toBe(PITFALLS);
+    }
+  });
+
+  it('needs three skills: two are not enough, and a copy of one of them does not count', () => {
+    const two = ['a', 'b'].map((n) => skill(n, `## Known pitfalls\n\n${PITFALLS}`));
+    expect(detectPassages(two)).toEqual([]);
+    const copy = skill('a-copy', `## Known pitfalls\n\n${PITFALLS}`);
+    expect(detectPassages([...two, copy], new Set(['a-copy']))).toEqual([]);
+    expect(detectPassages([...two, copy])).toHaveLength(1);
+  });
+
+  it('makes a slot of each skill\'s own name and of numbers, one slot per pattern of values', () => {
+    const body = (name: string, Title: string, n: number) => `Connect the ${name} toolkit once, then call ${Title} at most ${n} times a minute; the ${name} session stays open.`;
+    const parents = [['ably', 'Ably', 10], ['asana', 'Asana', 20], ['brevo', 'Brevo', 30]].map(([n, t, k]) => skill(`${n}-automation`, `## Setup\n\n${body(n as string, t as string, k as number)}`));
+    const [p] = detectPassages(parents);
+    expect(p!.slots).toEqual(['name', 'name_2', 'number']);
+    expect(p!.text).toBe('Connect the {name} toolkit once, then call {name_2} at most {number} times a minute; the {name} session stays open.');
+    expect(p!.members.map((m) => m.bindings)).toEqual([
+      { name: 'ably', name_2: 'Ably', number: '10' },
+      { name: 'asana', name_2: 'Asana', number: '20' },
+      { name: 'brevo', name_2: 'Brevo', number: '30' },
+    ]);
+    for (const [i, m] of p!.members.entries()) expect(render(p!.text, p!.slots, m.bindings)).toBe(body(...([['ably', 'Ably', 10], ['asana', 'Asana', 20], ['brevo', 'Brevo', 30]][i] as [string, string, number])));
+  });
+
+  it('does not mask a word that is not the skill\'s own name, and keeps braces of the text literal', () => {
+    const differ = ['alpha', 'beta', 'gamma'].map((n, i) => skill(n, `## Setup\n\nRun the installer with the ${['fast', 'slow', 'safe'][i]} profile and keep the log file next to the project folder.`));
+    expect(detectPassages(differ)).toEqual([]);
+    const braces = ['alpha', 'beta', 'gamma'].map((n) => skill(n, `## Payload\n\nSend \`{"model": "${n}", "items": []}\` as the body; the server answers with {status} and a request id for the ${n} call.`));
+    const [p] = detectPassages(braces);
+    expect(p!.slots).toEqual(['name']);
+    expect(p!.text).toContain('`{{"model": "{name}", "items": []}}`');
+    expect(p!.text).toContain('{{status}}');
+    expect(render(p!.text, p!.slots, { name: 'beta' })).toBe('Send `{"model": "beta", "items": []}` as the body; the server answers with {status} and a request id for the beta call.');
+  });
+});
