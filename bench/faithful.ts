@@ -87,6 +87,8 @@ async function main(): Promise<number> {
   const lostBy: { file: string; lines: string[] }[] = [];
   const bigger: { file: string; original: number; reads: number }[] = [];
   const ratios: number[] = [];
+  /** Skeleton / original tokens of each rewritten skill. */
+  const skeletonRatios: number[] = [];
   const savings: { file: string; saved: number; original: number; reads: number; contracts: string[] }[] = [];
   const contracts = new Map<string, string>();
   let rewritten = 0;
@@ -123,11 +125,14 @@ async function main(): Promise<number> {
     savings.push({ file: p.file, saved: o - count(skeleton), original: o, reads: r, contracts: invoked });
     originalChars += original.length;
     skeletonChars += skeleton.length;
-    skeletonTokens += count(skeleton);
+    const sk = count(skeleton);
+    skeletonTokens += sk;
+    if (bundle !== null && o > 0) skeletonRatios.push(sk / o);
   }
   const contractChars = [...contracts.values()].reduce((a, t) => a + t.length, 0);
   const contractTokens = [...contracts.values()].reduce((a, t) => a + count(t), 0);
   ratios.sort((a, b) => a - b);
+  skeletonRatios.sort((a, b) => a - b);
   savings.sort((a, b) => b.saved - a.saved || (a.file < b.file ? -1 : 1));
 
   const out: string[] = [];
@@ -138,6 +143,10 @@ async function main(): Promise<number> {
   out.push(`per-skill read/original ratio: min ${ratios[0]?.toFixed(3)}, p10 ${quantile(ratios, 0.1).toFixed(3)}, median ${quantile(ratios, 0.5).toFixed(3)}, p90 ${quantile(ratios, 0.9).toFixed(3)}, max ${ratios[ratios.length - 1]?.toFixed(3)}`);
   out.push(`library: skeletons ${skeletonChars} + contracts and passages once ${contractChars} (${contracts.size}) = ${skeletonChars + contractChars} of ${originalChars} original characters (${((skeletonChars + contractChars) / Math.max(1, originalChars)).toFixed(4)})`);
   out.push(`library tokens: skeletons ${skeletonTokens} + contracts and passages once ${contractTokens} = ${skeletonTokens + contractTokens} of ${originalTokens} (${((skeletonTokens + contractTokens) / Math.max(1, originalTokens)).toFixed(4)})`);
+  if (skeletonRatios.length > 0) {
+    const q = (x: number) => quantile(skeletonRatios, x).toFixed(3);
+    out.push(`per rewritten skill, skeleton/original tokens: min ${skeletonRatios[0]!.toFixed(3)}, p10 ${q(0.1)}, p25 ${q(0.25)}, median ${q(0.5)}, p75 ${q(0.75)}, p90 ${q(0.9)}, max ${skeletonRatios[skeletonRatios.length - 1]!.toFixed(3)}`);
+  }
   out.push('largest savings (skeleton against original, tokens):');
   for (const s of savings.slice(0, 5)) out.push(`  ${s.saved}  ${s.file}  (${s.original} -> skeleton; reads ${s.reads}; contracts ${s.contracts.join(', ') || 'none'})`);
   if (lostBy.length > 0) {

@@ -241,7 +241,7 @@ function passageArtifacts(ir: BuildIR, count: (text: string) => number): Artifac
     tokens: count(passageText(p)),
     members: p.members.map((m) => {
       const u = use.get(`${p.id}\u0000${m.unit}`);
-      return { parent: m.parent, unit: m.unit, file: m.file, line: m.line, bindings: m.bindings, referenced: u?.referenced ?? false, reason: u?.reason ?? 'the rewrite pass did not run' };
+      return { parent: m.parent, unit: m.unit, file: m.file, line: m.line, start: m.start, end: m.end, bindings: m.bindings, referenced: u?.referenced ?? false, reason: u?.reason ?? 'the rewrite pass did not run' };
     }),
   }));
   const out: Artifact[] = [jsonArtifact('passages.json', 'passages', { schemaVersion: 1, tool: { name: TOOL_NAME, version: TOOL_VERSION }, copies: ir.copies ?? [], passages })];

@@ -7,6 +7,10 @@
  * longer fits is listed by path only. Only when the first hit alone is over the budget is the
  * tokenizer loaded, to cut that bundle at a line boundary.
  *
+ * A section whose text an earlier hit already shows in full (the same shared passage with the same
+ * bindings, query/shared-sections.ts) is replaced by a one-line pointer to that hit; the hit is
+ * then charged its recounted tokens (the tokenizer is loaded for that).
+ *
  * Bundles are read through util/confined-read: a graph.json naming a file outside the dist, a
  * folder, a device or a file over 64 MiB fails with a DistReadError instead of being printed. The
  * bundle text is what the agent asked for and is returned as it is; the skill names and paths in
@@ -18,6 +22,7 @@ import { loadTokenCounter } from '../text/bpe.js';
 import { escapeInline } from '../text/terminal.js';
 import { MAX_BUNDLE_BYTES, readDistFile } from '../util/confined-read.js';
 import type { RankedHit } from './rank.js';
+import { withoutRepeats, type SharedSections } from './shared-sections.js';
 
 /** Between two hits in the output; charged to every hydrated hit, so the one left over pays for the rule before the listed hits. */
 export const SEPARATOR = '\n---\n\n';
@@ -50,15 +55,32 @@ export function listedLine(rank: number, hit: RankedHit): string {
   return `- ${rank}. ${escapeInline(hit.node.name)}: \`${escapeInline(hit.node.bundle)}\` (${hit.node.tokens} tokens, over the budget)\n`;
 }
 
-export async function hydrate(dist: string, hits: readonly RankedHit[], budget: number): Promise<HydratedHit[]> {
+export async function hydrate(dist: string, hits: readonly RankedHit[], budget: number, shared: SharedSections = new Map()): Promise<HydratedHit[]> {
   let left = budget;
   const out: HydratedHit[] = [];
+  /** Shared section key → the rank of the hit that states it in full. */
+  const stated = new Map<string, number>();
   for (const [i, hit] of hits.entries()) {
     const rank = i + 1;
     const header = hitHeader(rank, hit);
-    const cost = tokenBound(header) + hit.node.tokens + tokenBound(SEPARATOR);
+    let cost = tokenBound(header) + hit.node.tokens + tokenBound(SEPARATOR);
+    let body: string | null = null;
+    // A section an earlier hit already states is a pointer here, so the hit may cost less.
+    const sections = shared.get(hit.node.path) ?? [];
+    if (sections.some((s) => stated.has(s.key))) {
+      const read = readBundle(dist, hit);
+      const reduced = withoutRepeats(read, sections, stated);
+      if (reduced.replaced > 0) {
+        const count = await loadTokenCounter();
+        body = reduced.text;
+        cost = tokenBound(header) + count(body) + tokenBound(SEPARATOR);
+      } else body = read;
+    }
     if (cost <= left) {
-      const body = readBundle(dist, hit);
+      body ??= readBundle(dist, hit);
+      // Its sections not replaced by pointers are in the answer in full from here on. (A truncated
+      // hit states none: what it kept is not worth the bookkeeping, and a repeat costs only tokens.)
+      for (const s of sections) if (!stated.has(s.key)) stated.set(s.key, rank);
       out.push({ ...hit, rank, hydration: 'full', text: header + body, cost });
       left -= cost;
       continue;

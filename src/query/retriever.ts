@@ -6,6 +6,7 @@
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { loadGraphIndex, type GraphIndex } from './graph-index.js';
 import { hydrate, tokenBound, type HydratedHit } from './hydrate.js';
+import { loadSharedSections } from './shared-sections.js';
 import { rank, type Ranking } from './rank.js';
 import { preamble } from './render.js';
 
@@ -42,6 +43,7 @@ export interface Retriever {
 
 export function openRetriever(dist: string): Retriever {
   const index = loadGraphIndex(dist);
+  const shared = loadSharedSections(dist);
   return {
     index,
     rank: (query, k = DEFAULT_K) => rank(index, query, k),
@@ -64,7 +66,7 @@ export function openRetriever(dist: string): Retriever {
       // The preamble is charged at its longest: every figure at the widest it can be (hits ≤ k, and
       // at least 2 so that "hits" is plural), the query quoted at its bounded length (render.ts).
       const reserve = tokenBound(preamble(query, Math.max(k, 2), budget, budget));
-      const hits = await hydrate(index.dist, ranking.hits, budget - reserve);
+      const hits = await hydrate(index.dist, ranking.hits, budget - reserve, shared);
       const charged = reserve + hits.reduce((a, h) => a + h.cost, 0);
       return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.doc.tokenizer }, hits };
     },

@@ -56,3 +56,26 @@ describe('shared passages', () => {
     expect(doc.passages.some((p: { members: { parent: string }[] }) => p.members.some((m) => m.parent === 'notes-one'))).toBe(false);
   });
 });
+
+describe('answers share passages', () => {
+  it('states a shared section once: a later hit points to the hit that shows it, and costs less', async () => {
+    const { openRetriever } = await import('../../src/query/retriever.js');
+    const query = 'automate toolkit tasks asana brevo clickup ably';
+    const r = await openRetriever(dist).query(query, { k: 3 });
+    expect(r.hits.map((h) => h.hydration)).toEqual(['full', 'full', 'full']);
+    const pitfalls = '- **Search first**: tool schemas change. Never hardcode a tool slug or its arguments without searching for it.';
+    const answer = r.hits.map((h) => h.text).join('\n');
+    expect(answer.split(pitfalls)).toHaveLength(2);
+    expect(r.hits[1]!.text).toContain('## Known pitfalls\n\n[skillc: the same text as under "Known pitfalls" in hit 1 above]\n\n## Notes');
+    // The setup sections differ (each names its toolkit), so each hit keeps its own.
+    for (const h of r.hits) expect(h.text).toContain(`MANAGE_CONNECTIONS toolkits: ["${h.node.path.replace('-automation', '')}"]`);
+    expect(r.hits[1]!.cost).toBeLessThan(r.hits[0]!.cost);
+    // Without passages.json (a dist of an older build) nothing is shared, and nothing breaks.
+    const old = path.join(scratchDir('passages-old'), 'dist');
+    fs.cpSync(dist, old, { recursive: true });
+    fs.rmSync(path.join(old, 'passages.json'));
+    const plain = await openRetriever(old).query(query, { k: 3 });
+    expect(plain.hits.map((h) => h.text).join('\n').split(pitfalls)).toHaveLength(4);
+    expect(plain.tokens.charged).toBeGreaterThan(r.tokens.charged);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The sections of each skill that are instances of a shared passage (dist/passages.json), so that
+ * an answer holding several of them states each text once (issue 18 item 4): the first hit that
+ * holds it shows it, a later hit shows a one-line pointer instead. Only instances with the same
+ * text are shared (same passage, same bindings), so every hit still has all of its words in the
+ * answer. A dist without passages.json (an older build) shares nothing.
+ */
+import { readDistFile, MAX_INDEX_BYTES, DistReadError } from '../util/confined-read.js';
+
+export interface SharedSection {
+  /** Passage id and bindings: two sections with one key hold the same text. */
+  readonly key: string;
+  readonly heading: string;
+  /** Offsets of the body in the skill's decoded text (what an agent reads for it). */
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Skill path → its shared sections, in text order. */
+export type SharedSections = ReadonlyMap<string, readonly SharedSection[]>;
+
+interface PassagesJson {
+  readonly passages: readonly { readonly id: string; readonly heading: string; readonly members: readonly { readonly parent: string; readonly bindings: Readonly<Record<string, string>>; readonly start?: number; readonly end?: number }[] }[];
+}
+
+export function loadSharedSections(dist: string): SharedSections {
+  let doc: PassagesJson;
+  try {
+    doc = JSON.parse(readDistFile(dist, 'passages.json', { maxBytes: MAX_INDEX_BYTES }).toString('utf8')) as PassagesJson;
+  } catch (err) {
+    if (err instanceof DistReadError && err.problem === 'missing') return new Map();
+    throw err;
+  }
+  const out = new Map<string, SharedSection[]>();
+  for (const p of Array.isArray(doc?.passages) ? doc.passages : []) {
+    for (const m of Array.isArray(p.members) ? p.members : []) {
+      if (typeof m.parent !== 'string' || !Number.isInteger(m.start) || !Number.isInteger(m.end) || m.start! < 0 || m.end! < m.start!) continue;
+      const key = `${p.id}\u0000${JSON.stringify(Object.entries(m.bindings ?? {}).sort())}`;
+      out.set(m.parent, [...(out.get(m.parent) ?? []), { key, heading: String(p.heading), start: m.start!, end: m.end! }]);
+    }
+  }
+  for (const list of out.values()) list.sort((a, b) => a.start - b.start);
+  return out;
+}
+
+/** The text with each section already stated (key in `stated`) replaced by a pointer to where. */
+export function withoutRepeats(text: string, sections: readonly SharedSection[], stated: ReadonlyMap<string, number>): { text: string; replaced: number } {
+  let out = '';
+  let at = 0;
+  let replaced = 0;
+  for (const s of sections) {
+    const hit = stated.get(s.key);
+    if (hit === undefined || s.start < at || s.end > text.length) continue;
+    out += text.slice(at, s.start) + `[skillc: the same text as under "${s.heading}" in hit ${hit} above]`;
+    at = s.end;
+    replaced++;
+  }
+  return { text: out + text.slice(at), replaced };
+}
