@@ -38,22 +38,34 @@ interface Body {
   readonly masked: readonly boolean[];
 }
 
+interface Identity {
+  /** Words of the skill's own name that mark it (three letters or more, not common). */
+  readonly strong: ReadonlySet<string>;
+  /** Every word of its name: these may join a strong one into one name (`capsule_crm`, `Zyte API`). */
+  readonly all: ReadonlySet<string>;
+}
+
 /** The words of a skill's own name (folder and frontmatter `name`) that may vary between twins. */
-function identityWords(p: Parent): Set<string> {
-  const out = new Set<string>();
+function identityOf(p: Parent): Identity {
+  const strong = new Set<string>();
+  const all = new Set<string>();
   const folder = p.path.slice(p.path.lastIndexOf('/') + 1);
   const name = typeof p.frontmatter.data?.['name'] === 'string' ? (p.frontmatter.data['name'] as string) : '';
   for (const source of [folder, name]) {
     for (const m of source.matchAll(WORD)) {
       const w = m[0].toLowerCase();
-      if (w.length >= 3 && !COMMON_NAME_WORDS.has(w)) out.add(w);
+      all.add(w);
+      if (w.length >= 3 && !COMMON_NAME_WORDS.has(w)) strong.add(w);
     }
   }
-  return out;
+  return { strong, all };
 }
 
+/** A separator that joins the words of one name: `capsule_crm`, `cutt-ly`, `Zyte API`, `pdf.co`. */
+const NAME_JOINER = /^[_\-. ]$/;
+
 /** A section's body, split into separators and words, or null when it is not a candidate. */
-function bodyOf(p: Parent, u: Unit, text: string, identity: ReadonlySet<string>): Body | null {
+function bodyOf(p: Parent, u: Unit, text: string, identity: Identity): Body | null {
   if (u.kind !== 'section') return null;
   const h = headingLength(u);
   if (h === null || h === 0) return null;
@@ -64,18 +76,49 @@ function bodyOf(p: Parent, u: Unit, text: string, identity: ReadonlySet<string>)
   while (end > start && /\s/.test(text[end - 1]!)) end--;
   const body = text.slice(start, end);
   if (body.replace(/\s+/g, ' ').trim().length < MIN_BODY_CHARS) return null;
-  const pieces: string[] = [];
-  const masked: boolean[] = [];
+  const raw: string[] = [];
   let at = 0;
   for (const m of body.matchAll(WORD)) {
-    pieces.push(body.slice(at, m.index));
-    masked.push(false);
-    pieces.push(m[0]);
-    masked.push(/^\d+$/.test(m[0]) || identity.has(m[0].toLowerCase()));
+    raw.push(body.slice(at, m.index), m[0]);
     at = m.index + m[0].length;
   }
-  pieces.push(body.slice(at));
-  masked.push(false);
+  raw.push(body.slice(at));
+  // A name of several words is one piece: a strong name word with the name words joined to it by
+  // `_`, `-`, `.` or one space, so `capsule_crm` and `ably` fill the same slot.
+  const pieces: string[] = [];
+  const masked: boolean[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    if (i % 2 === 0) {
+      pieces.push(raw[i]!);
+      masked.push(false);
+      continue;
+    }
+    const w = raw[i]!;
+    if (/^\d+$/.test(w)) {
+      pieces.push(w);
+      masked.push(true);
+      continue;
+    }
+    const inName = (k: number) => k < raw.length && identity.all.has(raw[k]!.toLowerCase());
+    if (!inName(i)) {
+      pieces.push(w);
+      masked.push(false);
+      continue;
+    }
+    let j = i;
+    while (j + 2 < raw.length && NAME_JOINER.test(raw[j + 1]!) && inName(j + 2)) j += 2;
+    const run = raw.slice(i, j + 1);
+    const strong = run.some((x, k) => k % 2 === 0 && identity.strong.has(x.toLowerCase()));
+    if (!strong) {
+      pieces.push(w);
+      masked.push(false);
+      continue;
+    }
+    pieces.push(run.join(''));
+    masked.push(true);
+    // The separators and words folded into the run are skipped; the next separator follows.
+    i = j;
+  }
   return { parent: p, unit: u, start, end, text: body, pieces, masked };
 }
 
@@ -84,7 +127,7 @@ export function detectPassages(parents: readonly Parent[], copies: ReadonlySet<s
   for (const p of parents) {
     if (p.bounded || copies.has(p.path) || p.encoding === 'utf-8-invalid') continue;
     const text = parentText(p);
-    const identity = identityWords(p);
+    const identity = identityOf(p);
     for (const u of p.units) {
       const b = bodyOf(p, u, text, identity);
       if (b) bodies.push(b);
@@ -136,14 +179,15 @@ function templateOf(list: readonly Body[]): Omit<Passage, 'id'> | null {
   // Positions where members differ: those become slots, grouped by their pattern of values.
   const slotOfPattern = new Map<string, string>();
   const slotAt = new Map<number, string>();
-  const counts = { name: 0, number: 0 };
+  const counts = { name: 0, slug: 0, number: 0 };
   for (let i = 1; i < n; i += 2) {
     const values = list.map((b) => b.pieces[i]!);
     if (values.every((v) => v === values[0])) continue;
     const pattern = values.join('\u0000');
     let slot = slotOfPattern.get(pattern);
     if (!slot) {
-      const kind = values.every((v) => /^\d+$/.test(v)) ? 'number' : 'name';
+      // What the values look like: numbers, lower-case identifiers (a toolkit's slug), or names.
+      const kind = values.every((v) => /^\d+$/.test(v)) ? 'number' : values.every((v) => /^[a-z0-9]+(?:[_\-.][a-z0-9]+)*$/.test(v) && /[_\-.]|^[a-z]/.test(v)) ? 'slug' : 'name';
       counts[kind]++;
       slot = counts[kind] === 1 ? kind : `${kind}_${counts[kind]}`;
       slotOfPattern.set(pattern, slot);
@@ -168,8 +212,9 @@ export function render(text: string, slots: readonly string[], bindings: Readonl
   return templatePieces({ template: text, slots }).map((p) => (p.kind === 'const' ? p.text : (bindings[p.name] ?? ''))).join('');
 }
 
-/** The words of the first heading that every heading has (case-insensitive), in its order. */
+/** The heading when every member has the same one; else the words of the first that every heading has (case-insensitive), in its order. */
 function sharedHeading(headings: readonly string[]): string {
+  if (headings.every((h) => h === headings[0])) return headings[0]!;
   const sets = headings.map((h) => new Set([...h.matchAll(WORD)].map((m) => m[0].toLowerCase())));
   return [...headings[0]!.matchAll(WORD)].map((m) => m[0]).filter((w) => sets.every((s) => s.has(w.toLowerCase()))).join(' ');
 }

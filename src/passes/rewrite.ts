@@ -16,10 +16,10 @@
  * deterministic ones and must pass the same post-check and keep every section reachable;
  * otherwise the deterministic rewrite stands and the report says why.
  */
-import type { Cleanup, ModelReplyRecord, Parent, PassageUse, RewrittenParent } from '../ir/types.js';
-import { makeDiagnostic } from '../ir/diagnostics.js';
+import type { CallSite, Cleanup, ModelReplyRecord, Parent, PassageUse, RewrittenParent } from '../ir/types.js';
+import { makeDiagnostic, type Diagnostic } from '../ir/diagnostics.js';
 import { loadTokenCounter } from '../text/bpe.js';
-import { planRewrites } from '../rewrite/plan.js';
+import { planRewrites, type PlannedPassage, type ReplacedSpan } from '../rewrite/plan.js';
 import { loadVerbLexicon } from '../propose/lexicon.js';
 import { cleanupEdits, type InvokedContract } from '../rewrite/cleanup.js';
 import { parseInvokes } from '../rewrite/invoke.js';
@@ -45,6 +45,8 @@ interface Rewritten {
   readonly invoked: readonly InvokedContract[];
   /** Sections whose body is a reference to a shared passage. */
   readonly references: readonly PassageReference[];
+  /** Diagnostics about this parent, reported once its rewrite stands (a plan may be made twice). */
+  readonly notes: readonly Diagnostic[];
   readonly original: string;
   readonly edits: readonly Edit[];
   readonly text: string;
@@ -63,25 +65,40 @@ export const rewritePass: Pass = {
     const contracts = new Map(ir.contracts!.map((c) => [c.id, c]));
     const verbs = new Map(ir.clusters!.map((c) => [c.id, c.verb]));
     const count = await loadTokenCounter();
-    const plan = planRewrites(ir.parents!, contracts, ir.callSites!, count, ir.passages ?? []);
-    const spans = new Map(plan.planned.map((p) => [p.callSite.unit, p.span]));
-    const planned = plan.planned.map((p) => p.callSite);
-    const byParent = groupBy(planned, (cs) => cs.parent);
-    const referencesByParent = groupBy(plan.referenced, (r) => r.member.parent);
-    const parents = ir.parents!.filter((p) => byParent.has(p.path) || referencesByParent.has(p.path));
-    // A failure inside skillc on one parent leaves that parent as it is (its call-sites dropped at
-    // stage 'rewrite', SKC502) and the others rewritten.
-    const failed: { parent: Parent; why: string }[] = [];
-    let done: Rewritten[] = parents.flatMap((parent, i) => {
-      try {
-        return [rewriteOne(parent, i)];
-      } catch (err) {
-        failed.push({ parent, why: err instanceof Error ? err.message : String(err) });
-        ctx.report(makeDiagnostic('rewrite', 'parent-not-rewritten', { file: parent.file, message: `not rewritten: ${err instanceof Error ? err.message : String(err)}` }));
-        return [];
+    // A failure inside skillc on one parent leaves that parent as it is (SKC502; its call-sites
+    // dropped at stage 'rewrite', its passage members unreferenced), and the plan is made again
+    // without it: a passage or contract that then has too few users must not stay behind.
+    const excluded = new Map<string, string>();
+    let plan!: ReturnType<typeof planRewrites>;
+    let spans!: Map<string, ReplacedSpan>;
+    let planned!: CallSite[];
+    let byParent!: Map<string, CallSite[]>;
+    let referencesByParent!: Map<string, PlannedPassage[]>;
+    let done: Rewritten[] = [];
+    for (let round = 0; ; round++) {
+      plan = planRewrites(ir.parents!, contracts, ir.callSites!, count, ir.passages ?? [], excluded);
+      spans = new Map(plan.planned.map((p) => [p.callSite.unit, p.span]));
+      planned = plan.planned.map((p) => p.callSite);
+      byParent = groupBy(planned, (cs) => cs.parent);
+      referencesByParent = groupBy(plan.referenced, (r) => r.member.parent);
+      const parents = ir.parents!.filter((p) => byParent.has(p.path) || referencesByParent.has(p.path));
+      const failedNow: { parent: Parent; why: string }[] = [];
+      done = parents.flatMap((parent, i) => {
+        try {
+          return [rewriteOne(parent, i, parents.length)];
+        } catch (err) {
+          failedNow.push({ parent, why: err instanceof Error ? err.message : String(err) });
+          return [];
+        }
+      });
+      for (const f of failedNow) {
+        ctx.report(makeDiagnostic('rewrite', 'parent-not-rewritten', { file: f.parent.file, message: `not rewritten: ${f.why}` }));
+        excluded.set(f.parent.path, `rewriting the skill failed inside skillc: ${f.why}`);
       }
-    });
-    function rewriteOne(parent: Parent, i: number): Rewritten {
+      if (failedNow.length === 0 || round >= 3) break;
+    }
+    for (const r of done) for (const d of r.notes) ctx.report(d);
+    function rewriteOne(parent: Parent, i: number, total: number): Rewritten {
       const sites = byParent.get(parent.path) ?? [];
       const refs = referencesByParent.get(parent.path) ?? [];
       const references: PassageReference[] = refs.map((r) => ({ id: r.passage.id, unit: r.member.unit, bindings: r.member.bindings, inputs: r.passage.slots }));
@@ -90,19 +107,20 @@ export const rewritePass: Pass = {
         return { callSite: cs, contract, verb: verbs.get(contract.cluster)! };
       });
       const replacedFile = replacedFileName(parent);
-      if (replacedFile !== REPLACED_FILE) ctx.report(makeDiagnostic('rewrite', 'replaced-file-name-taken', { file: parent.file, message: `the skill already has ${REPLACED_FILE}; the original text of rewritten sections goes to ${replacedFile}` }));
+      const notes: Diagnostic[] = [];
+      if (replacedFile !== REPLACED_FILE) notes.push(makeDiagnostic('rewrite', 'replaced-file-name-taken', { file: parent.file, message: `the skill already has ${REPLACED_FILE}; the original text of rewritten sections goes to ${replacedFile}` }));
       const skeleton = skeletonEdits(parent, [...sites.map((cs) => ({ invoke: cs.invoke, span: spans.get(cs.unit)! })), ...refs.map((r) => ({ invoke: r.invoke, span: r.span }))], replacedFile);
       // Contradicting lines are reported, not rewritten: the invoke would not say what they say.
       for (const c of cleanupEdits(parent, invoked, lexicon).cleanups) {
-        ctx.report(makeDiagnostic('rewrite', 'contradicts-contract', { file: parent.file, line: c.line, message: `"${c.before}" spells out ${c.contract} with another verb than its template (${c.after}); left as written` }));
+        notes.push(makeDiagnostic('rewrite', 'contradicts-contract', { file: parent.file, line: c.line, message: `"${c.before}" spells out ${c.contract} with another verb than its template (${c.after}); left as written` }));
       }
       const cleanups: Cleanup[] = [];
       const edits = skeleton.edits;
       const text = applyEdits(skeleton.original, edits);
       const problem = postCheck(skeleton.original, text, invoked, replacedFile, false, references);
       if (problem !== null) throw new Error(`the skeleton fails its post-check: ${problem}`);
-      if (!ctx.llm) ctx.progress(i + 1, parents.length);
-      return { parent, invoked, references, original: skeleton.original, edits, text, cleanups, replacedFile };
+      if (!ctx.llm) ctx.progress(i + 1, total);
+      return { parent, invoked, references, notes, original: skeleton.original, edits, text, cleanups, replacedFile };
     }
 
     let records: ModelReplyRecord[] | undefined;
@@ -123,19 +141,17 @@ export const rewritePass: Pass = {
         cleanedUnits: [...new Set(r.cleanups.map((c) => c.unit))],
       };
     });
-    const notRewritten = new Map(failed.map((f) => [f.parent.path, f.why]));
-    const callSites = planned.filter((cs) => !notRewritten.has(cs.parent)).map((cs) => ({ ...cs, replaced: spans.get(cs.unit)! }));
+    // A skill that failed in the last round too (it should not) is left as it is.
+    const rewritten = new Set(done.map((r) => r.parent.path));
+    const callSites = planned.filter((cs) => rewritten.has(cs.parent)).map((cs) => ({ ...cs, replaced: spans.get(cs.unit)! }));
     const droppedCallSites = [
       ...(ir.droppedCallSites ?? []),
       ...plan.dropped,
-      ...planned.filter((cs) => notRewritten.has(cs.parent)).map((cs) => ({ unit: cs.unit, parent: cs.parent, file: cs.file, line: cs.line, contract: cs.contract, detection: cs.detection, stage: 'rewrite' as const, reason: `rewriting the skill failed inside skillc: ${notRewritten.get(cs.parent)}` })),
+      ...planned.filter((cs) => !rewritten.has(cs.parent)).map((cs) => ({ unit: cs.unit, parent: cs.parent, file: cs.file, line: cs.line, contract: cs.contract, detection: cs.detection, stage: 'rewrite' as const, reason: excluded.get(cs.parent) ?? 'rewriting the skill failed inside skillc' })),
     ];
-    // Passage references of a skill that could not be rewritten are not made either.
-    const referenced = plan.referenced.filter((r) => !notRewritten.has(r.member.parent));
     const passageUse: PassageUse[] = [
-      ...referenced.map((r) => ({ passage: r.passage.id, unit: r.member.unit, referenced: true, reason: `saves ${r.saves} tokens` })),
+      ...plan.referenced.map((r) => (rewritten.has(r.member.parent) ? { passage: r.passage.id, unit: r.member.unit, referenced: true, reason: `saves ${r.saves} tokens` } : { passage: r.passage.id, unit: r.member.unit, referenced: false, reason: excluded.get(r.member.parent) ?? 'rewriting the skill failed inside skillc' })),
       ...plan.unreferenced.map((u) => ({ passage: u.passage, unit: u.member.unit, referenced: false, reason: u.reason })),
-      ...plan.referenced.filter((r) => notRewritten.has(r.member.parent)).map((r) => ({ passage: r.passage.id, unit: r.member.unit, referenced: false, reason: `rewriting the skill failed inside skillc: ${notRewritten.get(r.member.parent)}` })),
     ];
     return { rewrites, callSites, droppedCallSites, passageUse, ...(records ? { modelReplies: [...(ir.modelReplies ?? []), ...records] } : {}) };
   },
@@ -187,7 +203,8 @@ export function postCheck(original: string, rewritten: string, invoked: readonly
   }
   const allowed = new Set(words(original));
   for (const w of words(markerLine(expected.length, replacedFile))) allowed.add(w);
-  for (const e of expected) for (const w of words(`invoke ${e.id} ${e.inputs.join(' ')}`)) allowed.add(w);
+  // Binding values are pieces of the original (a slug's words, `capsule` of `capsule_crm`).
+  for (const e of expected) for (const w of words(`invoke ${e.id} ${e.inputs.join(' ')} ${Object.values(e.bindings).join(' ')}`)) allowed.add(w);
   const added = [...new Set(words(rewritten))].filter((w) => !allowed.has(w));
   return added.length === 0 ? null : `words that occur neither in the parent nor in its contracts: ${added.slice(0, 5).join(', ')}`;
 }

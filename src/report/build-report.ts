@@ -282,7 +282,7 @@ export function renderReportMarkdown(r: BuildReport): string {
     const t = rf.tokens;
     const q = (x: { q1: number; median: number; q3: number }) => `${x.median} (${x.q1}–${x.q3})`;
     L.push(`Tokens per rewritten parent (≈ ${t.tokenizer}; median, interquartile range): original SKILL.md ${q(t.original)}, skeleton ${q(t.skeleton)}, what an agent reads ${q(t.bundle)} (the skill as written).`, '');
-    L.push(`What the library stores for the ${t.perParent.length} rewritten skills: skeletons ${t.library.skeletons} + contracts once ${t.library.contracts} = ${t.library.skeletons + t.library.contracts} tokens, against ${t.library.original} as written (${t.library.ratio}).`, '');
+    L.push(`What the library stores for the ${t.perParent.length} rewritten skills: skeletons ${t.library.skeletons} + contracts and passages once ${t.library.contracts} = ${t.library.skeletons + t.library.contracts} tokens, against ${t.library.original} as written (${t.library.ratio}).`, '');
     if (t.perParent.length > 0 && t.perParent.length <= 40) {
       L.push('| parent | original | skeleton | bundle |', '|---|---:|---:|---:|');
       for (const x of t.perParent) L.push(`| \`${x.parent}\` | ${x.original} | ${x.skeleton} | ${x.bundle} |`);

@@ -107,7 +107,7 @@ export function passageText(p: Passage): string {
  * both are kept only while they pay. A section that is a passage's member is referenced whole,
  * so a call-site inside it gives way (it could only replace a part of what the reference does).
  */
-export function planRewrites(parents: readonly Parent[], contracts: ReadonlyMap<string, Contract>, callSites: readonly CallSite[], count: CountTokens, passages: readonly Passage[] = []): RewritePlan & PassagePlan {
+export function planRewrites(parents: readonly Parent[], contracts: ReadonlyMap<string, Contract>, callSites: readonly CallSite[], count: CountTokens, passages: readonly Passage[] = [], excluded: ReadonlyMap<string, string> = new Map()): RewritePlan & PassagePlan {
   const byPath = new Map(parents.map((p) => [p.path, p]));
   const texts = new Map<string, string>();
   const textOf = (parent: Parent) => {
@@ -118,35 +118,48 @@ export function planRewrites(parents: readonly Parent[], contracts: ReadonlyMap<
   const dropped: DroppedCallSite[] = [];
   const drop = (cs: CallSite, stage: DroppedCallSite['stage'], reason: string) =>
     dropped.push({ unit: cs.unit, parent: cs.parent, file: cs.file, line: cs.line, contract: cs.contract, detection: cs.detection, stage, reason });
+  const unreferenced: PassagePlan['unreferenced'][number][] = [];
+  const reject = (item: EconomyItem, reason: string) => {
+    if (item.planned) drop(item.planned.callSite, 'pay', reason);
+    else unreferenced.push({ member: item.reference!.member, passage: item.reference!.passage.id, reason });
+  };
+  const markerCost = (path: string, n: number) => count(markerLine(n, replacedFileName(byPath.get(path)!))) + 1;
+  const economy = new Map<string, { cost: number; saves: number }>();
 
-  // Every replacement, call-site or passage reference, as one kind of thing for the economy.
-  interface Item {
-    readonly parent: string;
-    readonly group: string;
-    readonly saves: number;
-    readonly planned?: PlannedCallSite;
-    readonly reference?: PlannedPassage;
-  }
-  const items: Item[] = [];
-  const passageUnits = new Map<string, string>();
+  // Phase 1, shared passages: a reference replaces a section's whole body.
+  const references: EconomyItem[] = [];
   for (const p of passages) {
     for (const member of p.members) {
       const parent = byPath.get(member.parent)!;
       const invoke = formatInvoke(p.id, member.bindings, p.slots);
       const span = { start: member.start, end: member.end, line: member.line };
       const saves = count(textOf(parent).slice(member.start, member.end)) - count(codeSpan(invoke));
-      items.push({ parent: member.parent, group: `passage:${p.id}`, saves, reference: { passage: p, member, invoke, span, saves } });
-      passageUnits.set(member.unit, p.id);
+      const item: EconomyItem = { parent: member.parent, group: `passage:${p.id}`, cost: 0, saves, reference: { passage: p, member, invoke, span, saves } };
+      const why = excluded.get(member.parent);
+      if (why !== undefined) reject(item, why);
+      else references.push(item);
     }
   }
+  const passageCost = new Map(passages.map((p) => [`passage:${p.id}`, count(passageText(p))]));
+  const keptReferences = economize(references, (g) => passageCost.get(g)!, markerCost, new Set(), reject, economy);
+
+  // Phase 2, call-sites: a block in a section already referenced whole gives way; a skill that
+  // already carries the marker line (for its passages) does not pay for it again.
+  const referencedUnits = new Map(keptReferences.map((i) => [i.reference!.member.unit, i.reference!.passage.id]));
+  const calls: EconomyItem[] = [];
   for (const cs of callSites) {
-    const parent = byPath.get(cs.parent)!;
-    const unit = parent.units.find((u) => u.id === cs.unit)!;
-    const shared = passageUnits.get(cs.unit);
+    const shared = referencedUnits.get(cs.unit);
     if (shared !== undefined) {
-      drop(cs, 'faithful', `its section is the shared passage ${shared}, which is referenced whole`);
+      drop(cs, 'faithful', `its section is referenced whole as the shared passage ${shared}`);
       continue;
     }
+    const why = excluded.get(cs.parent);
+    if (why !== undefined) {
+      drop(cs, 'rewrite', why);
+      continue;
+    }
+    const parent = byPath.get(cs.parent)!;
+    const unit = parent.units.find((u) => u.id === cs.unit)!;
     const text = textOf(parent);
     const r = replacedBlock(parent, unit, contracts.get(cs.contract)!, cs, text);
     if (!r.ok) {
@@ -154,46 +167,61 @@ export function planRewrites(parents: readonly Parent[], contracts: ReadonlyMap<
       continue;
     }
     const saves = count(text.slice(r.span.start, r.span.end)) - count(codeSpan(cs.invoke));
-    items.push({ parent: cs.parent, group: cs.contract, saves, planned: { callSite: cs, span: r.span, saves } });
+    calls.push({ parent: cs.parent, group: cs.contract, cost: 0, saves, planned: { callSite: cs, span: r.span, saves } });
   }
-
-  const unreferenced: PassagePlan['unreferenced'][number][] = [];
-  const reject = (item: Item, reason: string) => {
-    if (item.planned) drop(item.planned.callSite, 'pay', reason);
-    else unreferenced.push({ member: item.reference!.member, passage: item.reference!.passage.id, reason });
+  const marked = new Set(keptReferences.map((i) => i.parent));
+  const keptCalls = economize(calls, (g) => count(contractText(contracts.get(g)!)), markerCost, marked, reject, economy);
+  return {
+    planned: keptCalls.map((i) => i.planned!),
+    referenced: keptReferences.map((i) => i.reference!),
+    dropped,
+    unreferenced,
+    economy,
   };
-  // The economy: replacements that save nothing go first; then skills whose savings do not cover
-  // their marker and groups (a contract, a passage) whose savings, net of each member's share of
-  // its skill's marker, do not cover their text, until both hold.
-  let kept: Item[] = [];
+}
+
+/** A replacement, call-site or passage reference, as the economy sees it. */
+interface EconomyItem {
+  readonly parent: string;
+  /** The contract id, or `passage:<id>`. */
+  readonly group: string;
+  readonly cost: number;
+  readonly saves: number;
+  readonly planned?: PlannedCallSite;
+  readonly reference?: PlannedPassage;
+}
+
+/**
+ * The items kept: those that save nothing go first; then skills whose savings do not cover their
+ * marker line (unless `marked` already carries one) and groups whose savings, net of each item's
+ * share of its skill's marker, do not cover their text, until both hold.
+ */
+function economize(items: readonly EconomyItem[], groupCost: (group: string) => number, markerCost: (path: string, n: number) => number, marked: ReadonlySet<string>, reject: (item: EconomyItem, reason: string) => void, economy: Map<string, { cost: number; saves: number }>): EconomyItem[] {
+  let kept: EconomyItem[] = [];
   for (const item of items) {
     if (item.saves > 0) kept.push(item);
     else reject(item, `the invoke line is not shorter than what it replaces (${item.saves} tokens saved)`);
   }
-  const markerCost = new Map<string, number>();
   const costOf = new Map<string, number>();
-  const economy = new Map<string, { cost: number; saves: number }>();
-  const passageById = new Map(passages.map((p) => [`passage:${p.id}`, p]));
   for (let changed = true; changed; ) {
     changed = false;
-    for (const [path, list] of sortedGroups(kept, (i) => i.parent)) {
-      let cost = markerCost.get(path);
-      if (cost === undefined) markerCost.set(path, (cost = count(markerLine(list.length, replacedFileName(byPath.get(path)!))) + 1));
+    const byParent = sortedGroups(kept, (i) => i.parent);
+    const markerShare = new Map<string, number>();
+    for (const [path, list] of byParent) {
+      const cost = marked.has(path) ? 0 : markerCost(path, list.length);
+      markerShare.set(path, cost / list.length);
       const saves = list.reduce((a, i) => a + i.saves, 0);
       if (saves > cost) continue;
       for (const i of list) reject(i, `the skill's ${list.length} replacement${list.length === 1 ? '' : 's'} save ${saves} tokens, and the line that marks a rewritten skill costs ${cost}`);
       kept = kept.filter((i) => i.parent !== path);
       changed = true;
     }
-    const perParent = new Map(sortedGroups(kept, (i) => i.parent).map(([path, list]) => [path, markerCost.get(path)! / list.length]));
+    if (changed) continue;
     for (const [group, list] of sortedGroups(kept, (i) => i.group)) {
       let cost = costOf.get(group);
-      if (cost === undefined) {
-        const passage = passageById.get(group);
-        costOf.set(group, (cost = count(passage ? passageText(passage) : contractText(contracts.get(group)!))));
-      }
-      // Savings net of each member's share of its skill's marker line.
-      const saves = Math.floor(list.reduce((a, i) => a + i.saves - perParent.get(i.parent)!, 0));
+      if (cost === undefined) costOf.set(group, (cost = groupCost(group)));
+      // Savings net of each item's share of its skill's marker line.
+      const saves = Math.floor(list.reduce((a, i) => a + i.saves - markerShare.get(i.parent)!, 0));
       economy.set(group, { cost, saves });
       if (saves > cost) continue;
       const what = group.startsWith('passage:') ? `passage ${group.slice(8)}` : group;
@@ -202,13 +230,7 @@ export function planRewrites(parents: readonly Parent[], contracts: ReadonlyMap<
       changed = true;
     }
   }
-  return {
-    planned: kept.flatMap((i) => (i.planned ? [i.planned] : [])),
-    referenced: kept.flatMap((i) => (i.reference ? [i.reference] : [])),
-    dropped,
-    unreferenced,
-    economy,
-  };
+  return kept;
 }
 
 /** Groups in key order (code units), so the economy is decided in the same order on every machine. */

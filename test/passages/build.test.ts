@@ -37,7 +37,7 @@ describe('shared passages', () => {
     expect(read('passages/known-pitfalls.md')).toContain(`---\n\n${body}\n`);
     const skeleton = read('skills/brevo-automation/SKILL.md');
     expect(skeleton).toContain('## Known pitfalls\n\n`invoke(known-pitfalls, {})`\n\n## Notes');
-    expect(skeleton).toContain('## Setup\n\n`invoke(setup, {name="brevo", name_2="Brevo"})`\n\n## Known pitfalls');
+    expect(skeleton).toContain('## Setup\n\n`invoke(setup, {slug="brevo", name="Brevo"})`\n\n## Known pitfalls');
     expect(skeleton).toContain('Brevo limits requests per minute');
   });
 

@@ -31,16 +31,16 @@ describe('detectPassages', () => {
     expect(detectPassages([...two, copy])).toHaveLength(1);
   });
 
-  it('makes a slot of each skill\'s own name and of numbers, one slot per pattern of values', () => {
+  it('makes a slot of each skill\'s own name (a lower-case slug or a name) and of numbers, one slot per pattern of values', () => {
     const body = (name: string, Title: string, n: number) => `Connect the ${name} toolkit once, then call ${Title} at most ${n} times a minute; the ${name} session stays open.`;
     const parents = [['ably', 'Ably', 10], ['asana', 'Asana', 20], ['brevo', 'Brevo', 30]].map(([n, t, k]) => skill(`${n}-automation`, `## Setup\n\n${body(n as string, t as string, k as number)}`));
     const [p] = detectPassages(parents);
-    expect(p!.slots).toEqual(['name', 'name_2', 'number']);
-    expect(p!.text).toBe('Connect the {name} toolkit once, then call {name_2} at most {number} times a minute; the {name} session stays open.');
+    expect(p!.slots).toEqual(['slug', 'name', 'number']);
+    expect(p!.text).toBe('Connect the {slug} toolkit once, then call {name} at most {number} times a minute; the {slug} session stays open.');
     expect(p!.members.map((m) => m.bindings)).toEqual([
-      { name: 'ably', name_2: 'Ably', number: '10' },
-      { name: 'asana', name_2: 'Asana', number: '20' },
-      { name: 'brevo', name_2: 'Brevo', number: '30' },
+      { slug: 'ably', name: 'Ably', number: '10' },
+      { slug: 'asana', name: 'Asana', number: '20' },
+      { slug: 'brevo', name: 'Brevo', number: '30' },
     ]);
     for (const [i, m] of p!.members.entries()) expect(render(p!.text, p!.slots, m.bindings)).toBe(body(...([['ably', 'Ably', 10], ['asana', 'Asana', 20], ['brevo', 'Brevo', 30]][i] as [string, string, number])));
   });
@@ -50,9 +50,18 @@ describe('detectPassages', () => {
     expect(detectPassages(differ)).toEqual([]);
     const braces = ['alpha', 'beta', 'gamma'].map((n) => skill(n, `## Payload\n\nSend \`{"model": "${n}", "items": []}\` as the body; the server answers with {status} and a request id for the ${n} call.`));
     const [p] = detectPassages(braces);
-    expect(p!.slots).toEqual(['name']);
-    expect(p!.text).toContain('`{{"model": "{name}", "items": []}}`');
+    expect(p!.slots).toEqual(['slug']);
+    expect(p!.text).toContain('`{{"model": "{slug}", "items": []}}`');
     expect(p!.text).toContain('{{status}}');
-    expect(render(p!.text, p!.slots, { name: 'beta' })).toBe('Send `{"model": "beta", "items": []}` as the body; the server answers with {status} and a request id for the beta call.');
+    expect(render(p!.text, p!.slots, { slug: 'beta' })).toBe('Send `{"model": "beta", "items": []}` as the body; the server answers with {status} and a request id for the beta call.');
+  });
+
+  it('takes a name of several words as one value: `capsule_crm` and `ably` fill the same slot', () => {
+    const body = (slug: string, Title: string) => `Call MANAGE_CONNECTIONS with toolkit \`${slug}\` to connect ${Title}, then keep the session id for every later call of the run.`;
+    const names = [['ably', 'Ably'], ['capsule_crm', 'Capsule CRM'], ['google_search_console', 'Google Search Console']];
+    const parents = names.map(([slug, Title]) => skill(`${slug!.replace(/_/g, '-')}-automation`, `## Setup\n\n${body(slug!, Title!)}`));
+    const [p] = detectPassages(parents);
+    expect(p!.slots).toEqual(['slug', 'name']);
+    expect(p!.members.map((m) => m.bindings)).toEqual(names.map(([slug, name]) => ({ slug, name })));
   });
 });
