@@ -16,6 +16,7 @@ import { actionLines, type ActionLine } from '../extract/action-lines.js';
 import { entanglement } from '../verify/checks.js';
 import { collapse, instantiate, matchTemplate } from '../rewrite/templates.js';
 import { headingLength } from '../rewrite/splice.js';
+import { authorTemplateOf, matchConcrete, stripActionLabel } from '../extract/author-templates.js';
 
 export interface MatchedLine {
   readonly template: Contract['templates'][number];
@@ -41,6 +42,7 @@ export function bindUnit(contract: Contract, parent: Parent, unit: Unit, lines: 
 
 /** The unit's action lines that match a template (first matching template per line), and whether the unit can be replaced. */
 export function detectUnit(contract: Contract, parent: Parent, unit: Unit, lines: readonly ActionLine[]): Detection {
+  if (contract.scope === 'action') return detectAction(contract, lines);
   const required = new Set(contract.input_schema.filter((f) => f.required).map((f) => f.name));
   const matched: MatchedLine[] = [];
   for (const line of lines) {
@@ -57,6 +59,26 @@ export function detectUnit(contract: Contract, parent: Parent, unit: Unit, lines
   const templated = new Set(matched.map((m) => `${unit.id}\u0000${m.line}`));
   const tangled = entanglement({ parent, unit }, templated);
   if (tangled) return { ok: false, stage: 'detect', reason: `not replaceable: ${tangled.why} (line ${tangled.line})`, matched: matched.length };
+  return { ok: true, matched };
+}
+
+/**
+ * A contract of one action is called by one line: the unit's first concrete line that matches the
+ * template (an author's own template line is a definition, not a call), with the unit's other
+ * lines of the same call (the same values). A label such as `Action:` is not part of the action.
+ */
+function detectAction(contract: Contract, lines: readonly ActionLine[]): Detection {
+  const t = contract.templates[0]!;
+  const matched: MatchedLine[] = [];
+  for (const line of lines) {
+    if (authorTemplateOf(line)) continue;
+    const text = stripActionLabel(line.text);
+    const values = matchConcrete(t, line.text);
+    if (!values) continue;
+    if (matched.length > 0 && Object.keys(values).some((k) => values[k] !== matched[0]!.values[k])) continue;
+    matched.push({ template: t, line: line.line, text, values });
+  }
+  if (matched.length === 0) return { ok: false, stage: 'detect', reason: 'no action line of the unit matches the contract template', matched: 0 };
   return { ok: true, matched };
 }
 

@@ -1,11 +1,14 @@
 /**
- * Anti-unification of action lines into templates (SPEC §2, pass 3). Lines that begin with the
- * same token and share at least half their tokens (longest common subsequence) form a group; the
+ * Anti-unification of action lines into templates (SPEC §2, pass 3). Lines that are the same
+ * statement (extract/statement.ts: the same kind and head — program, callee or leading verb) and
+ * share at least half their tokens (longest common subsequence) form a group; lines that are no
+ * procedure (imports, assignments, control flow, markup, heading-like phrases) join none. The
  * tokens common to every line of the group, in order, stay constant and each run of differing
  * tokens between them becomes a slot. `take mug from table` and `take salt from counter` give
  * `take {1} from {2}` with bindings {mug, table} and {salt, counter}.
  */
 import type { ActionLine } from './action-lines.js';
+import { PROCEDURE_KINDS, statementOf } from './statement.js';
 
 export interface LineGroup {
   readonly source: ActionLine['source'];
@@ -27,12 +30,14 @@ export function shapeKey(source: ActionLine['source'], firstToken: string): stri
   return `${source}\u0000${firstToken.toLowerCase()}`;
 }
 
-/** Groups lines by command shape. Deterministic: lines are taken in the order given. */
+/** Groups lines by statement. Deterministic: lines are taken in the order given. */
 export function groupLines(lines: readonly ActionLine[]): LineGroup[] {
   const byKey = new Map<string, LineGroup[]>();
   const groups: LineGroup[] = [];
   for (const line of lines) {
-    const key = shapeKey(line.source, line.tokens[0] ?? '');
+    const st = statementOf(line);
+    if (!PROCEDURE_KINDS.has(st.kind)) continue;
+    const key = `${line.source}\u0000${st.kind}\u0000${st.head}`;
     let bucket = byKey.get(key);
     if (!bucket) byKey.set(key, (bucket = []));
     let home = bucket.find((g) => alignable(g.lines[0]!.tokens, line.tokens));

@@ -7,11 +7,14 @@
  * and structure declare, plus what every source parent's author declares in
  * `metadata.side-effects`. A cluster whose members share no action line fails with a reason.
  */
-import type { ActionTemplate, Cluster, Contract, ExtractionFailure, FieldSpec, Parent, SideEffect, SideEffectKind, Unit } from '../ir/types.js';
+import type { ActionTemplate, Cluster, Contract, ExtractionFailure, FieldSpec, Parent, SideEffect, SideEffectKind, TemplateInstance, Unit } from '../ir/types.js';
+import { authorTemplateOf, canonicalSlotName, matchConcrete } from './author-templates.js';
+import { matchTemplate } from '../rewrite/templates.js';
 import { actionLines, type ActionLine } from './action-lines.js';
-import { antiUnify, groupLines } from './anti-unify.js';
+import { antiUnify, groupLines, type AntiUnified } from './anti-unify.js';
 import { shapeSlot } from './slots.js';
 import { linkedScripts } from '../propose/frame.js';
+import { loadVerbLexicon } from '../propose/lexicon.js';
 import { declaredSideEffects } from '../risk/declarations.js';
 import { escapeTemplateText } from '../rewrite/templates.js';
 
@@ -25,35 +28,60 @@ export interface MemberUnit {
 }
 
 export function extractContract(cluster: Cluster, members: readonly MemberUnit[]): Contract | ExtractionFailure {
+  if (cluster.origin === 'author-template') return extractActionContract(cluster, members);
   const lines = members.flatMap((m) => actionLines(m.unit));
   if (lines.length === 0) return { cluster: cluster.id, reason: 'no action lines: no member has fenced code, a command span or a numbered step' };
-  const groups = groupLines(lines)
+  const shaped = groupLines(lines)
     .map((g) => ({ g, units: new Set(g.lines.map((l) => l.unit)) }))
     .filter((x) => x.units.size >= 2)
     // A template needs a real constant (a command, a tool, a word), not just quotes and brackets.
     .filter((x) => x.g.lines[0]!.tokens.some((t) => /[A-Za-z]{2}/.test(t)))
-    .sort((a, b) => b.units.size - a.units.size || lines.indexOf(a.g.lines[0]!) - lines.indexOf(b.g.lines[0]!))
-    .slice(0, MAX_TEMPLATES);
-  if (groups.length === 0) return { cluster: cluster.id, reason: `no shared action: none of the ${lines.length} action lines has the same shape in two member units` };
+    .map((x) => {
+      // One instance per unit: its first line of this shape.
+      const seen = new Set<string>();
+      const inst: ActionLine[] = x.g.lines.filter((l) => !seen.has(l.unit) && (seen.add(l.unit), true));
+      return { ...x, inst, au: bareSlots(antiUnify(inst.map((l) => l.tokens), inst.map((l) => l.spaced))) };
+    })
+    .filter((x) => x.g.source !== 'step' || actionStep(x.inst, x.au))
+    // A program name alone before a slot of whole command tails (`uv {x}` over `uv pip install a`
+    // and `uv run b.py`) is no procedure: its slot holds different commands.
+    .filter((x) => x.au.pieces.filter((p) => p.kind === 'const' && /[A-Za-z]{2}/.test(p.token)).length > 1 || x.au.fillers.every((f) => f.every((v) => !/\s/.test(v) || /^[A-Za-z][\w-]*( [A-Za-z][\w-]*)? \d+$/.test(v))))
+    .sort((a, b) => b.units.size - a.units.size || lines.indexOf(a.g.lines[0]!) - lines.indexOf(b.g.lines[0]!));
+  // An inline span of one word that never varies (`RUBE_SEARCH_TOOLS`, `pytest`) names a tool or a
+  // command in a sentence; the sentence's step is the action. It is a tool, not a template.
+  const named = shaped.filter((x) => x.g.source === 'inline' && x.au.slotCount === 0 && x.au.pieces.length === 1);
+  const groups = shaped.filter((x) => !named.includes(x)).slice(0, MAX_TEMPLATES);
+  if (groups.length === 0) return { cluster: cluster.id, reason: `no shared action: none of the ${lines.length} action lines is the same statement in two member units` };
 
-  const usedNames = new Set<string>();
   const inputs: FieldSpec[] = [];
   const outputs: FieldSpec[] = [];
-  const templates: ActionTemplate[] = groups.map(({ g }) => {
-    // One instance per unit: its first line of this shape.
-    const seen = new Set<string>();
-    const inst: ActionLine[] = g.lines.filter((l) => !seen.has(l.unit) && (seen.add(l.unit), true));
-    const au = antiUnify(inst.map((l) => l.tokens), inst.map((l) => l.spaced));
+  // Values per slot name and unit, so a later template's slot with the same role (the same name,
+  // the same value in every unit that fills both) is the same input, not a numbered copy.
+  const valuesByName = new Map<string, Map<string, string>>();
+  const templates: ActionTemplate[] = groups.map(({ g, inst, au }) => {
     const names: string[] = [];
     for (let s = 0; s < au.slotCount; s++) {
       const at = au.pieces.findIndex((p) => p.kind === 'slot' && p.index === s);
-      const before = at > 0 ? au.pieces[at - 1] : undefined;
+      const before: string[] = [];
+      for (let k = at - 1; k >= 0 && before.length < 3; k--) {
+        const p = au.pieces[k]!;
+        if (p.kind !== 'const') break;
+        before.push(p.token);
+      }
+      const next = au.pieces[at + 1];
       const values = au.fillers.map((f) => f[s]!);
-      const shape = shapeSlot(before?.kind === 'const' ? before.token : undefined, values);
+      const leading = au.pieces.slice(0, at).filter((p) => p.kind === 'const').length;
+      const shape = shapeSlot({ before, after: next?.kind === 'const' ? next.token : undefined, prose: g.source !== 'code', leading }, values);
+      const byUnit = new Map(inst.map((l, i) => [l.unit, values[i]!] as const));
+      const taken = (n: string) => names.includes(n) || (valuesByName.has(n) && !sameRole(valuesByName.get(n)!, byUnit));
       let name = shape.name;
-      for (let k = 2; usedNames.has(name); k++) name = `${shape.name}_${k}`;
-      usedNames.add(name);
+      for (let k = 2; taken(name); k++) name = `${shape.name}_${k}`;
       names.push(name);
+      if (valuesByName.has(name)) {
+        for (const [u, v] of byUnit) if (v !== '' && !valuesByName.get(name)!.has(u)) valuesByName.get(name)!.set(u, v);
+        continue;
+      }
+      valuesByName.set(name, new Map([...byUnit].filter(([, v]) => v !== '')));
       const examples = [...new Set(values.filter((v) => v !== ''))].slice(0, 3).map((v) => `\`${v}\``).join(', ');
       const field: FieldSpec = { name, type: shape.type, required: values.every((v) => v !== ''), description: `${shape.output ? 'where the result is written' : 'varies across source units'}; seen: ${examples || '(empty)'}` };
       inputs.push(field);
@@ -63,7 +91,7 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
     const template = au.pieces.map((p, i) => (i > 0 && p.spaced ? ' ' : '') + (p.kind === 'const' ? escapeTemplateText(p.token) : `{${names[p.index]}}`)).join('');
     return {
       template,
-      slots: names,
+      slots: [...new Set(names)],
       source: g.source,
       instances: inst.map((l, i) => ({ unit: l.unit, line: l.line, text: l.text, bindings: Object.fromEntries(names.map((n, s) => [n, au.fillers[i]![s]!])) })),
     };
@@ -75,8 +103,8 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
 
   const trigger = modalHeading(members);
   const prose = members.map((m) => proseOf(m.unit));
-  const tools = [...new Set(groups.flatMap(({ g }, i) => {
-    const first = templates[i]!.template.split(' ')[0]!;
+  const tools = [...new Set([...groups, ...named].flatMap(({ g, au }) => {
+    const first = au.pieces[0]?.kind === 'const' ? au.pieces[0].token : '';
     // A tool is a shell command's program or an UPPER_CASE tool name (MCP tools and the like).
     return (g.source === 'code' && g.lines[0]!.shell && /^[A-Za-z][\w.-]*$/.test(first)) || /^[A-Z][A-Z0-9_]{3,}$/.test(first) ? [first] : [];
   }))].sort();
@@ -93,9 +121,135 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
     resources: { scripts, references, tools },
     side_effects: sideEffects(members, templates, prose, groups.some(({ g }) => g.source === 'code' && g.lines[0]!.shell)),
     templates,
+    scope: 'section',
     source_parents: cluster.parents,
     provenance: { method: 'deterministic', version: EXTRACT_VERSION },
   };
+}
+
+/**
+ * The contract of an author template's cluster (issue 19 item 1): the template as the authors
+ * wrote it (placeholders as slots under their spelt-out names), its instances the members'
+ * concrete lines that match it, with bindings from the alignment. Its scope is one action.
+ */
+export function extractActionContract(cluster: Cluster, members: readonly MemberUnit[]): Contract | ExtractionFailure {
+  const t = cluster.template;
+  if (!t) return { cluster: cluster.id, reason: 'an author template cluster without its template' };
+  const shape = { template: t.template, slots: t.slots };
+  const instances: TemplateInstance[] = [];
+  const seen = new Set<string>();
+  for (const m of members) {
+    for (const line of actionLines(m.unit)) {
+      if (seen.has(m.unit.id) || authorTemplateOf(line)) continue;
+      const values = matchConcrete(shape, line.text);
+      if (!values) continue;
+      seen.add(m.unit.id);
+      instances.push({ unit: m.unit.id, line: line.line, text: line.text, bindings: values });
+    }
+  }
+  const inputs: FieldSpec[] = t.slots.map((name) => {
+    const values = instances.map((i) => i.bindings[name] ?? '').filter((v) => v !== '');
+    const examples = [...new Set(values)].slice(0, 3).map((v) => `\`${v}\``).join(', ');
+    const spelt = [...new Set(t.spellings.flatMap((s) => s.split(' ')))].filter((w) => canonicalSlotName(w.replace(/^[{<[$]+|[}>\]]+$/g, '')) === name.replace(/_\d+$/, '')).slice(0, 4);
+    return { name, type: shapeSlot(undefined, values).type, required: true, description: `named by the authors${spelt.length ? ` (${spelt.map((w) => `\`${w}\``).join(', ')})` : ''}${examples ? `; seen: ${examples}` : ''}` };
+  });
+  const prose = members.map((m) => proseOf(m.unit));
+  const { scripts, references } = filesUsedBy(members);
+  const template: ActionTemplate = { template: t.template, slots: t.slots, source: t.source, instances };
+  return {
+    id: '',
+    cluster: cluster.id,
+    trigger: t.template.replace(/\{\{|\}\}/g, '').replace(/\{([A-Za-z_]\w*)\}/g, (_, n: string) => n.replace(/_\d+$/, '').replace(/_/g, ' ')),
+    input_schema: inputs,
+    output_schema: [],
+    preconditions: sentencesMatching(prose, /\b(requires?|required|prerequisites?|before (you|running|using)|make sure|ensure|must (have|be)|needs? to (have|be))\b/i),
+    postconditions: sentencesMatching(prose, /\b(produces?|writes?|creates?|outputs?|generates?|returns?|you should see|results? in|saved? (to|as|in))\b/i),
+    resources: { scripts, references, tools: [] },
+    side_effects: sideEffects(members, [template], prose, false),
+    templates: [template],
+    scope: 'action',
+    source_parents: cluster.parents,
+    provenance: { method: 'deterministic', version: EXTRACT_VERSION },
+  };
+}
+
+/**
+ * Whether a template of numbered steps is an action with parameters rather than a sentence that
+ * varies: it starts with a verb (the lexicon's, or a lower-case word in a short step such as
+ * `pick up {object}`), and every instance fills every slot — a slot some steps leave empty is
+ * words inserted into prose, which the passages pass states once, not an input.
+ */
+function actionStep(inst: readonly ActionLine[], au: AntiUnified): boolean {
+  if (au.fillers.some((f) => f.some((v) => v === ''))) return false;
+  const lexicon = loadVerbLexicon();
+  return inst.every((l) => {
+    const w = (l.tokens[0] ?? '').replace(/[*_`]/g, '');
+    if (!/^[A-Za-z][a-z]+$/.test(w)) return false;
+    return lexicon.classOf(w) !== undefined || (/^[a-z]/.test(w) && l.tokens.length <= 8);
+  });
+}
+
+/** Whether two slots hold the same value in every unit that fills both (and share at least one). */
+function sameRole(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  let shared = 0;
+  for (const [u, v] of b) {
+    if (v === '' || !a.has(u)) continue;
+    if (a.get(u) !== v) return false;
+    shared++;
+  }
+  return shared > 0;
+}
+
+const PAIRS: Record<string, string> = { '"': '"', "'": "'", '`': '`', '(': ')', '[': ']', '<': '>' };
+
+/**
+ * Bindings are bare values (issue 19 item 5): when every filler of a slot is wrapped in the same
+ * quotes or brackets, or ends in the same punctuation mark, that text belongs to the template,
+ * not to the value (`toolkits: ["{toolkit}"]`, not `toolkit = "\"gmail\""`). Only for slots every
+ * instance fills: an empty filler has no quotes to move.
+ */
+export function bareSlots(au: AntiUnified): AntiUnified {
+  let pieces = [...au.pieces];
+  const fillers = au.fillers.map((f) => [...f]);
+  for (let s = 0; s < au.slotCount; s++) {
+    const vals = fillers.map((f) => f[s]!);
+    if (vals.some((v) => v === '')) continue;
+    let open = '';
+    let close = '';
+    const first = vals[0]![0]!;
+    if (PAIRS[first] && vals.every((v) => v.length >= 3 && v[0] === first && v.endsWith(PAIRS[first]!) && balancedInside(v.slice(1, -1), first, PAIRS[first]!))) {
+      open = first;
+      close = PAIRS[first]!;
+    }
+    const inner = vals.map((v) => v.slice(open.length, v.length - close.length));
+    const last = inner[0]!.slice(-1);
+    let trail = '';
+    if (!close && /[,;.:]/.test(last) && inner.every((v) => v.length >= 2 && v.endsWith(last))) trail = last;
+    if (!open && !trail) continue;
+    const at = pieces.findIndex((p) => p.kind === 'slot' && p.index === s);
+    const slot = pieces[at] as Extract<AntiUnified['pieces'][number], { kind: 'slot' }>;
+    const replacement: AntiUnified['pieces'][number][] = [];
+    if (open) replacement.push({ kind: 'const', token: open, spaced: slot.spaced });
+    replacement.push({ kind: 'slot', index: s, spaced: open ? false : slot.spaced });
+    if (close) replacement.push({ kind: 'const', token: close, spaced: false });
+    if (trail) replacement.push({ kind: 'const', token: trail, spaced: false });
+    pieces = [...pieces.slice(0, at), ...replacement, ...pieces.slice(at + 1)];
+    fillers.forEach((f) => {
+      f[s] = f[s]!.slice(open.length, f[s]!.length - close.length - trail.length);
+    });
+  }
+  return { ...au, pieces, fillers };
+}
+
+/** Whether the text between a pair of quotes or brackets holds no unmatched closing mark (`"a" "b"` is two values, not one). */
+function balancedInside(inner: string, open: string, close: string): boolean {
+  if (open === close) return !inner.includes(open);
+  let depth = 0;
+  for (const c of inner) {
+    if (c === open) depth++;
+    else if (c === close && --depth < 0) return false;
+  }
+  return depth === 0;
 }
 
 /** The scripts the members link to or name, and the reference files they link to. */

@@ -123,6 +123,7 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
       preconditions: conditions(reply.preconditions),
       postconditions: conditions(reply.postconditions),
       resources: { scripts, references, tools },
+      scope: 'section',
       side_effects: [...effects.values()].sort((a, b) => compareCodeUnits(a.kind, b.kind)),
       templates,
       source_parents: cluster.parents,

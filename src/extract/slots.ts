@@ -1,9 +1,14 @@
 /**
- * Names and types for template slots, from the constant before the slot (a flag, `install`, `>`)
- * and from the values seen in the members (file extensions, numbers, URLs). Types come from the
- * closed set of SPEC §4.
+ * Names and types for template slots (issue 19 item 5), from the text around the slot and the
+ * values seen in the members, in this order: the flag before it (`--output {output}`); the key it
+ * is assigned to (`numOfDays: {x}`, `model={x}`, `toolkits: [{x}]`); the command or preposition
+ * before it (`install` → package, `from` → source); the noun after it in a step or inline span
+ * (`your {x} account`); else the kind of its values (url, path, image, count, version, options,
+ * name, text). Types come from the closed set of SPEC §4.
  */
 import type { FieldType } from '../ir/types.js';
+import { STOP_WORDS } from '../text/tokens.js';
+import { loadVerbLexicon } from '../propose/lexicon.js';
 
 const EXT_TYPES: Record<string, FieldType> = {
   png: 'image', jpg: 'image', jpeg: 'image', gif: 'image', webp: 'image', bmp: 'image', tif: 'image', tiff: 'image', svg: 'image',
@@ -21,22 +26,163 @@ export interface SlotShape {
   readonly output: boolean;
 }
 
-export function shapeSlot(before: string | undefined, values: readonly string[]): SlotShape {
+export interface SlotContext {
+  /** Constant tokens before the slot, nearest first. */
+  readonly before: readonly string[];
+  /** The constant token right after the slot. */
+  readonly after?: string | undefined;
+  /** Whether the line is prose-like (a numbered step or an inline span), where the noun after a slot names it. */
+  readonly prose?: boolean;
+  /** How many constant tokens of the line stand before the slot (the first is the command). */
+  readonly leading?: number;
+}
+
+/** Names that say nothing about the value: what is left when no evidence names a slot. */
+export const GENERIC_SLOT_NAMES: ReadonlySet<string> = new Set(['value', 'target', 'items', 'item', 'arg', 'args', 'param', 'x', 'thing', 'slot', 'text']);
+
+const OUTPUT_FLAG = /^(--?o|--out|--output|--output-file|--outfile|--out-file|--dest|--destination|>|>>|-O)$/;
+const SHORT_FLAGS: Record<string, string> = { i: 'input', f: 'file', d: 'directory', c: 'config', p: 'path', n: 'count', t: 'tag', u: 'user', e: 'env', k: 'key', r: 'requirements', m: 'module' };
+const WORD_BEFORE: readonly [RegExp, string][] = [
+  [/^(install|add|require|uninstall|remove)$/i, 'package'],
+  [/^(cd|mkdir|ls|rmdir|pushd)$/, 'directory'],
+  [/^clone$/, 'repository'],
+  [/^(curl|wget|fetch|goto|open_url|navigate)$/, 'url'],
+  [/^(python3?|node|bash|sh|ruby|deno|bun|tsx|ts-node|pwsh|perl|php|uv|run)$/, 'script'],
+  [/^(cat|head|tail|less|more|touch|chmod|rm|vim|nano|code|read|edit|write)$/, 'file'],
+  [/^(take|pick|grab|move|put|place|heat|cool|clean|wash|slice|examine|toggle|hold|drop|use|focus|inspect)$/i, 'object'],
+  [/^(open|close)$/i, 'receptacle'],
+  [/^from$/i, 'source'],
+  [/^(to|into|onto)$/i, 'destination'],
+  [/^(in|on|at|in\/on)$/i, 'location'],
+  [/^with$/i, 'tool'],
+  [/^(commit|tag|checkout|switch|branch|merge|rebase)$/i, 'ref'],
+];
+
+export function shapeSlot(context: SlotContext | string | undefined, values: readonly string[]): SlotShape {
+  const ctx: SlotContext = typeof context === 'object' ? context : { before: context === undefined ? [] : [context] };
   const present = values.filter((v) => v !== '');
-  const b = (before ?? '').replace(/[=:]$/, '');
-  const output = /^(--?o|--out|--output|--output-file|--dest|--destination|>|>>|-O)$/.test(b);
-  let name = 'value';
-  if (output) name = 'output';
-  else if (/^--?[A-Za-z][\w-]*$/.test(b)) name = b.replace(/^-+/, '').replace(/-/g, '_').toLowerCase();
-  else if (/^(install|add|require)$/i.test(b)) name = 'package';
-  else if (/^(cd|mkdir|ls)$/.test(b)) name = 'directory';
-  else if (/^(clone)$/.test(b)) name = 'repository';
-  else if (/^(take|pick|grab|move|put|place|heat|cool|clean|wash|slice|open|close|examine|toggle|use|hold)$/i.test(b)) name = 'object';
-  else if (/^(from|in|on|into|to)$/i.test(b)) name = b.toLowerCase() === 'from' ? 'source' : 'target';
-  else if (/^(python3?|node|bash|sh|ruby|deno|bun|npx|uv|run)$/.test(b)) name = 'script';
   const type = typeOf(present);
-  if (name === 'value') name = type === 'file' || type === 'image' || type === 'document' || type === 'table' || type === 'json' ? 'input_file' : type === 'string' && present.every((v) => URL_RE.test(v)) ? 'url' : type === 'integer' || type === 'number' ? 'count' : type === 'list' ? 'items' : 'target';
+  const b0 = ctx.before[0] ?? '';
+  const output = OUTPUT_FLAG.test(b0.replace(/[=:]$/, ''));
+  const name = output ? 'output' : packagesOf(ctx, present) ?? nameFromContext(ctx) ?? nameFromValues(type, present);
   return { name, type, output };
+}
+
+/** Package names after an install command, past its flags (`npm install --save-dev {x}`). */
+function packagesOf(ctx: SlotContext, present: readonly string[]): string | null {
+  const i = ctx.before.findIndex((t) => !/^-/.test(t));
+  if (i < 0) return null;
+  const verb = ctx.before[i]!;
+  if (!/^(install|add)$/.test(verb) && !(verb === 'i' && /^(npm|pnpm|yarn|bun)$/.test(ctx.before[i + 1] ?? ''))) return null;
+  if (present.length === 0 || !present.every((v) => /^[@\w][\w@/.\-^~=<>[\],]*( [@\w][\w@/.\-^~=<>[\],]*)*$/.test(v))) return null;
+  return present.some((v) => /\s/.test(v)) ? 'packages' : 'package';
+}
+
+function nameFromContext(ctx: SlotContext): string | null {
+  const before = ctx.before;
+  const b0 = (before[0] ?? '').replace(/=$/, '');
+  // A flag: `--max-depth {n}`, `--width={w}` (the `=` is its own token in code).
+  const flag = /^--([A-Za-z][\w-]*)$/.exec(b0) ?? (b0 === '=' ? /^--([A-Za-z][\w-]*)$/.exec(before[1] ?? '') : null);
+  if (flag) return identifier(flag[1]!);
+  const short = /^-([A-Za-z])$/.exec(b0);
+  if (short && SHORT_FLAGS[short[1]!]) return SHORT_FLAGS[short[1]!]!;
+  // A long option spelt with one dash (`-show_entries`, `-name` in find, ffmpeg, java), not a
+  // bundle of short ones (`-fsSL`, `-rf`).
+  const single = /^-([a-z]+_[a-z_]+|[a-z]{4,})$/.exec(b0);
+  if (single) return identifier(single[1]!);
+  // A key: `key: {x}`, `key={x}`, `key = "{x}"`, `key: [{x}]` (a list: the key's singular).
+  let i = 0;
+  let list = false;
+  while (i < before.length && /^[[("'`{]$/.test(before[i]!)) {
+    if (before[i] === '[') list = true;
+    i++;
+  }
+  const k = before[i] ?? '';
+  const keyed = /^([A-Za-z_][\w.-]*)[:=]$/.exec(k) ?? (/^[:=]$/.test(k) && /^["']?[A-Za-z_][\w.-]*["']?$/.test(before[i + 1] ?? '') ? [k, before[i + 1]!.replace(/["']/g, '')] : null);
+  if (keyed) {
+    const key = identifier(keyed[1]!.split('.').pop()!);
+    if (key && !GENERIC_SLOT_NAMES.has(key)) return list ? singular(key) : key;
+  }
+  // The argument of a call: `MolFromSmiles({x})` → smiles, `read_csv({x})` → csv (not a verb).
+  if (before[0] === '(' && /^[A-Za-z_$][\w$.]*$/.test(before[1] ?? '')) {
+    const parts = splitWords(before[1]!.split('.').pop()!);
+    const last = parts[parts.length - 1];
+    if (parts.length > 1 && last && last.length >= 3 && !STOP_WORDS.has(last) && !CALL_VERBS.has(last)) return last;
+  }
+  // The command or preposition before it, past brackets (`focus on [{x}]`) and a verb's particle (`pick up {x}`).
+  const words = before.filter((t) => !/^[[("'`{]$/.test(t));
+  const w0 = words[0] ?? '';
+  const w = /^(up|down|out|off|over|away|back)$/i.test(w0) && words[1] ? words[1] : w0;
+  for (const [re, name] of WORD_BEFORE) if (re.test(w)) return name;
+  // The noun before it, when it is not the command itself: `move crate {x} to shelf {y}`.
+  if ((ctx.leading ?? before.length) > 1 && /^[a-z]{3,}$/.test(b0) && !STOP_WORDS.has(b0) && !CALL_VERBS.has(b0) && loadVerbLexicon().classOf(b0) === undefined) return b0;
+  // The noun after it in prose: `your {x} account`, `the {x} branch`.
+  if (ctx.prose && ctx.after && /^[a-z]{3,}$/.test(ctx.after) && !STOP_WORDS.has(ctx.after) && !CALL_VERBS.has(ctx.after)) return ctx.after;
+  return null;
+}
+
+const CALL_VERBS = new Set(['get', 'set', 'run', 'create', 'make', 'load', 'read', 'write', 'open', 'close', 'call', 'spawn', 'exec', 'execute', 'parse', 'format', 'print', 'log', 'add', 'update', 'delete', 'remove', 'find', 'goto', 'go', 'new', 'init', 'start', 'stop', 'send', 'fetch', 'use', 'apply', 'check', 'build', 'save', 'show', 'list', 'from', 'to', 'with', 'and', 'for', 'then', 'via']);
+
+const MEDIA_NAMES: Record<string, string> = { mp4: 'video', mkv: 'video', mov: 'video', avi: 'video', webm: 'video', mp3: 'audio', wav: 'audio', flac: 'audio', ogg: 'audio', m4a: 'audio' };
+
+function nameFromValues(type: FieldType, present: readonly string[]): string {
+  const bare = present.map((v) => v.replace(/^["'`]|["'`]$/g, ''));
+  if (bare.length > 0 && bare.every((v) => URL_RE.test(v))) return 'url';
+  // Most values end in a file extension (`out.mp4`, `"${f%.avi}.mp4"`): a file of that kind.
+  const exts = bare.map((v) => /\.([A-Za-z0-9]{1,5})$/.exec(v)?.[1]?.toLowerCase()).filter((e): e is string => e !== undefined && !/^\d+$/.test(e));
+  if (type === 'string' && bare.length > 0 && exts.length * 2 > bare.length) {
+    const kinds = new Set(exts.map((e) => MEDIA_NAMES[e] ?? (EXT_TYPES[e] === 'json' ? 'json_file' : EXT_TYPES[e]) ?? 'path'));
+    return kinds.size === 1 ? [...kinds][0]! : 'path';
+  }
+  if (bare.length > 0 && bare.every((v) => URL_RE.test(v))) return 'url';
+  if (bare.length > 0 && bare.every((v) => /^[\w.+-]+@[\w-]+\.[\w.]+$/.test(v))) return 'email';
+  if (bare.length > 0 && bare.every((v) => /^v?\d+(\.\d+){1,3}([-+][\w.]+)?$/.test(v))) return 'version';
+  switch (type) {
+    case 'integer':
+      return 'count';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'flag';
+    case 'image':
+      return 'image';
+    case 'document':
+      return 'document';
+    case 'table':
+      return 'table';
+    case 'json':
+      return 'json_file';
+    case 'file':
+      return 'path';
+    default:
+      break;
+  }
+  if (bare.length > 0 && bare.every((v) => /^-/.test(v))) return 'options';
+  if (bare.length > 0 && bare.every((v) => /^[A-Za-z_][\w-]*( [A-Za-z][\w-]*)? \d+$/.test(v))) return 'object';
+  if (bare.length > 0 && bare.every((v) => /^[A-Za-z_@][\w.@/-]*$/.test(v))) return 'name';
+  if (bare.some((v) => /\s/.test(v))) return 'text';
+  return 'value';
+}
+
+/** snake_case of a flag or key: `max-depth` → max_depth, `numOfDays` → num_of_days. */
+function identifier(raw: string): string {
+  return splitWords(raw).join('_').slice(0, 40);
+}
+
+function splitWords(raw: string): string[] {
+  return raw
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+function singular(w: string): string {
+  if (/ies$/.test(w)) return w.slice(0, -3) + 'y';
+  if (/(ss|us|is)$/.test(w)) return w;
+  if (/s$/.test(w)) return w.slice(0, -1);
+  return w;
 }
 
 function typeOf(values: readonly string[]): FieldType {

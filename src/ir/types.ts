@@ -184,8 +184,12 @@ export interface Cluster {
   readonly verb: string;
   /** Objects shared by at least half of the members. */
   readonly objects: readonly string[];
-  /** Smallest cosine among the edges that joined the cluster. */
+  /** Smallest cosine among the edges that joined the cluster (1 for an author template's cluster). */
   readonly minLinkCosine: number;
+  /** How it was found: single-linkage over section similarity, or an action template authors wrote. */
+  readonly origin: 'similarity' | 'author-template';
+  /** For an author template's cluster: the template, its slots, and how the authors spelt the placeholders. */
+  readonly template?: { readonly template: string; readonly slots: readonly string[]; readonly source: 'code' | 'inline' | 'step'; readonly spellings: readonly string[] };
 }
 
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'file' | 'json' | 'table' | 'image' | 'document' | 'list' | 'enum' | 'object';
@@ -234,6 +238,12 @@ export interface Contract {
   readonly resources: { readonly scripts: readonly string[]; readonly references: readonly string[]; readonly tools: readonly string[] };
   readonly side_effects: readonly SideEffect[];
   readonly templates: readonly ActionTemplate[];
+  /**
+   * What one invoke stands for: a whole section (`section`, the default extraction), or one action
+   * line (`action`, an author template such as `take {object} from {receptacle}`; a call-site is a
+   * line, and a section may hold calls of several actions).
+   */
+  readonly scope: 'section' | 'action';
   readonly source_parents: readonly string[];
   readonly provenance: { readonly method: 'deterministic' | 'model'; readonly version: number; readonly model?: string; readonly cacheKey?: string };
 }
@@ -245,7 +255,7 @@ export interface ExtractionFailure {
 }
 
 export type Decision = 'auto_promote' | 'review' | 'reject';
-export type CheckName = 'extraction_failed' | 'schema_invalid' | 'risk' | 'binding' | 'coverage' | 'replacement' | 'score';
+export type CheckName = 'extraction_failed' | 'schema_invalid' | 'form' | 'risk' | 'binding' | 'coverage' | 'replacement' | 'score';
 
 export interface Evidence {
   readonly parent: string;

@@ -55,8 +55,10 @@ export const bindPass: Pass = {
         candidates.push({ contract: c, parent: m.parent, unit: m.unit, detection: 'member', score });
       }
     }
-    const byVerb = groupBy(promoted, (c) => clusters.get(c.cluster)!.verb);
-    if (byVerb.size > 0) {
+    // A section contract is looked for in units of its verb class; an action, in any unit.
+    const byVerb = groupBy(promoted.filter((c) => c.scope !== 'action'), (c) => clusters.get(c.cluster)!.verb);
+    const actions = promoted.filter((c) => c.scope === 'action');
+    if (byVerb.size > 0 || actions.length > 0) {
       // A unit elsewhere is a candidate only if it holds some template's anchor text (a cheap
       // substring test before any alignment).
       const anchors = new Map(promoted.map((c) => [c.id, c.templates.map(anchorOf).filter((a) => a !== '')]));
@@ -64,8 +66,8 @@ export const bindPass: Pass = {
         if (p.bounded) continue;
         for (const u of p.units) {
           const verb = frames.get(u.id)?.verb;
-          if (!verb || memberUnits.has(u.id)) continue;
-          for (const c of byVerb.get(verb) ?? []) {
+          for (const c of [...(verb && !memberUnits.has(u.id) ? byVerb.get(verb) ?? [] : []), ...actions]) {
+            if (c.scope === 'action' && clusters.get(c.cluster)!.units.includes(u.id)) continue;
             if (anchors.get(c.id)!.some((a) => u.text.includes(a))) candidates.push({ contract: c, parent: p, unit: u, detection: 'match', score: profiles.get(c.cluster)!.score });
           }
         }
@@ -88,8 +90,10 @@ export const bindPass: Pass = {
       if (!lines) linesOf.set(x.unit.id, (lines = actionLines(x.unit)));
       const d = detectUnit(x.contract, x.parent, x.unit, lines);
       if (d.ok) detected.push({ x, contract: x.contract, unit: x.unit, matched: d.matched, deterministic: checkBindings(x.contract, x.unit, d.matched, alignedBindings(d.matched)) });
-      // A unit elsewhere that matches no template was never a candidate: not worth a record.
-      else if (x.detection === 'member' || d.matched > 0) drop(x, d.stage, d.reason);
+      // A unit elsewhere that matches no template was never a candidate, and a member of an
+      // action's cluster with no concrete line defines the action rather than calling it: neither
+      // is worth a record.
+      else if ((x.detection === 'member' && x.contract.scope !== 'action') || d.matched > 0) drop(x, d.stage, d.reason);
       if (i % 256 === 0 && !ctx.llm) ctx.progress(i, candidates.length);
     });
 
@@ -112,8 +116,9 @@ export const bindPass: Pass = {
       detected.forEach(keepDeterministic);
     }
 
-    // One contract per unit.
-    const byUnit = groupBy(bound, (b) => b.x.unit.id);
+    // One section contract per unit (its invoke stands for the whole section); calls of actions
+    // are lines, and a section may hold several.
+    const byUnit = groupBy(bound, (b) => (b.x.contract.scope === 'action' ? `${b.x.unit.id}\u0000${b.x.contract.id}` : b.x.unit.id));
     const chosen: typeof bound = [];
     for (const list of byUnit.values()) {
       list.sort((a, b) => rank(a.x) - rank(b.x) || b.actions.length - a.actions.length || b.x.score - a.x.score || compareCodeUnits(a.x.contract.id, b.x.contract.id));
@@ -122,10 +127,11 @@ export const bindPass: Pass = {
     }
 
     const { typeCheckInvokes } = await import('../typed/type-check.js');
-    const failures = await typeCheckInvokes(promoted, chosen.map((b) => ({ key: b.x.unit.id, contract: b.x.contract.id, bindings: b.bindings })));
+    const keyOf = (b: (typeof chosen)[number]) => `${b.x.unit.id}\u0000${b.x.contract.id}`;
+    const failures = await typeCheckInvokes(promoted, chosen.map((b) => ({ key: keyOf(b), contract: b.x.contract.id, bindings: b.bindings })));
     const callSites: CallSite[] = [];
     for (const b of chosen) {
-      const error = failures.get(b.x.unit.id);
+      const error = failures.get(keyOf(b));
       if (error !== undefined) {
         drop(b.x, 'type-check', error);
         continue;
@@ -134,7 +140,7 @@ export const bindPass: Pass = {
         unit: b.x.unit.id,
         parent: b.x.parent.path,
         file: b.x.parent.file,
-        line: b.x.unit.line,
+        line: b.x.contract.scope === 'action' ? b.actions[0]!.line : b.x.unit.line,
         contract: b.x.contract.id,
         detection: b.x.detection,
         bindings: b.bindings,

@@ -3,15 +3,17 @@
  * extract/contract.ts). With --llm, each cluster is also sent to the model with the deterministic
  * draft as a starting point (extract/model-draft.ts); a grounded reply replaces the draft, a
  * declined one (`_extraction_failed`) makes the cluster an extraction failure, and anything else
- * keeps the deterministic draft with a diagnostic. Ids are kebab-case from the trigger, unique
- * across the build: a collision takes the suffix -2, -3 … in cluster order (largest cluster first).
+ * keeps the deterministic draft with a diagnostic. Clusters whose drafts have the same template
+ * set are merged first (one procedure, one contract); ids are verb-object words from the
+ * templates (extract/contract-id.ts), unique across the build and never numbered.
  */
 import type { Cluster, Contract, ExtractionFailure, ModelReplyRecord, Parent, Unit } from '../ir/types.js';
 import { extractContract, type MemberUnit } from '../extract/contract.js';
 import { extractRequest, groundReply } from '../extract/model-draft.js';
 import { EXTRACT_PROMPT } from '../llm/prompts/extract-contract.js';
 import { recordReply } from '../llm/reply-record.js';
-import { kebab } from '../text/tokens.js';
+import { contractIds } from '../extract/contract-id.js';
+import { sha256 } from '../util/hash.js';
 import type { Pass, PassContext } from './pass.js';
 
 export const extractPass: Pass = {
@@ -19,36 +21,112 @@ export const extractPass: Pass = {
   description: 'one contract draft per cluster: anti-unified templates, typed slots, trigger, conditions, side effects (with --llm: a model draft, grounded in the units)',
   version: 1,
   requires: ['parents', 'clusters'],
-  provides: ['contracts', 'extractionFailures', 'modelReplies'],
+  provides: ['clusters', 'contracts', 'extractionFailures', 'modelReplies'],
   async run(ir, ctx) {
     const index = unitIndex(ir.parents!);
-    const clusters = ir.clusters!;
-    const members = clusters.map((cluster) => cluster.units.map((id): MemberUnit => index.get(id)!));
-    let drafts: (Contract | ExtractionFailure)[] = clusters.map((cluster, i) => {
-      const d = extractContract(cluster, members[i]!);
-      if (!ctx.llm) ctx.progress(i + 1, clusters.length);
-      return d;
+    // Same-template drafts are one procedure: merge their clusters before anything else sees them.
+    const { clusters, drafts: first } = mergeSameTemplates(ir.clusters!, index, (i, n) => {
+      if (!ctx.llm) ctx.progress(i, n);
     });
+    const members = clusters.map((cluster) => cluster.units.map((id): MemberUnit => index.get(id)!));
+    let drafts = first;
     let records: ModelReplyRecord[] | undefined;
     if (ctx.llm) ({ drafts, records } = await withModel(clusters, members, drafts, ctx));
 
     const contracts: Contract[] = [];
     const failures: ExtractionFailure[] = [];
-    const ids = new Set<string>();
+    // A model's drafts can still coincide: the later one is not a contract of its own.
+    const byTemplates = new Map<string, Contract>();
+    const kept: Contract[] = [];
     for (const draft of drafts) {
       if ('reason' in draft) {
         failures.push(draft);
         continue;
       }
-      const base = kebab(draft.trigger);
-      let id = base;
-      for (let k = 2; ids.has(id); k++) id = `${base}-${k}`;
-      ids.add(id);
-      contracts.push({ ...draft, id });
+      const key = templateKey(draft);
+      const earlier = byTemplates.get(key);
+      if (earlier) {
+        failures.push({ cluster: draft.cluster, reason: `same templates as the draft of cluster ${earlier.cluster}: one procedure, not a second contract` });
+        continue;
+      }
+      byTemplates.set(key, draft);
+      kept.push(draft);
     }
-    return { contracts, extractionFailures: failures, ...(records ? { modelReplies: [...(ir.modelReplies ?? []), ...records] } : {}) };
+    const ids = contractIds(kept);
+    kept.forEach((draft, i) => contracts.push({ ...draft, id: ids[i]! }));
+    return { clusters, contracts, extractionFailures: failures, ...(records ? { modelReplies: [...(ir.modelReplies ?? []), ...records] } : {}) };
   },
 };
+
+/**
+ * The template set of a draft, as a key: slots as `{}`, since two drafts that differ only in what
+ * they call a slot (`go to {receptacle}`, `go to {destination}`) are one procedure.
+ */
+export function templateKey(c: Pick<Contract, 'templates'>): string {
+  return [...new Set(c.templates.map((t) => t.template.replace(/\{\{|\}\}/g, '§').replace(/\{[A-Za-z_]\w*\}/g, '{}')))].sort().join('\n');
+}
+
+/**
+ * Deterministic drafts for the clusters, with clusters whose drafts have the same template set
+ * merged into the first (largest) of them and drafted again over the union, until no two drafts
+ * share a template set. A merged cluster takes a new id (ids derive from the members).
+ */
+export function mergeSameTemplates(input: readonly Cluster[], index: ReadonlyMap<string, MemberUnit>, progress: (done: number, total: number) => void = () => {}): { clusters: Cluster[]; drafts: (Contract | ExtractionFailure)[] } {
+  let clusters = [...input];
+  const membersOf = (c: Cluster) => c.units.map((id): MemberUnit => index.get(id)!);
+  let drafts = clusters.map((c, i) => {
+    const d = extractContract(c, membersOf(c));
+    progress(i + 1, clusters.length);
+    return d;
+  });
+  for (let round = 0; round < input.length; round++) {
+    const firstWith = new Map<string, number>();
+    const into = new Map<number, number[]>();
+    drafts.forEach((d, i) => {
+      if ('reason' in d) return;
+      const key = templateKey(d);
+      const at = firstWith.get(key);
+      if (at === undefined) firstWith.set(key, i);
+      else into.set(at, [...(into.get(at) ?? []), i]);
+    });
+    if (into.size === 0) break;
+    const gone = new Set([...into.values()].flat());
+    const order = new Map<string, number>();
+    for (const c of input) for (const u of c.units) if (!order.has(u)) order.set(u, order.size);
+    const next: Cluster[] = [];
+    const nextDrafts: (Contract | ExtractionFailure)[] = [];
+    clusters.forEach((c, i) => {
+      if (gone.has(i)) return;
+      const others = (into.get(i) ?? []).map((j) => clusters[j]!);
+      if (others.length === 0) {
+        next.push(c);
+        nextDrafts.push(drafts[i]!);
+        return;
+      }
+      const units = [...new Set([c, ...others].flatMap((x) => x.units))].sort((a, b) => unitOrder(index, a, b));
+      const merged: Cluster = {
+        ...c,
+        id: `c-${sha256(units.join('\n')).slice(0, 12)}`,
+        units,
+        parents: [...new Set([c, ...others].flatMap((x) => x.parents))].sort(),
+        minLinkCosine: Math.min(c.minLinkCosine, ...others.map((o) => o.minLinkCosine)),
+      };
+      next.push(merged);
+      nextDrafts.push(extractContract(merged, membersOf(merged)));
+    });
+    clusters = next;
+    drafts = nextDrafts;
+  }
+  return { clusters, drafts };
+}
+
+/** Parent path, then unit index: the order cluster members are kept in. */
+function unitOrder(index: ReadonlyMap<string, MemberUnit>, a: string, b: string): number {
+  const x = index.get(a)!;
+  const y = index.get(b)!;
+  if (x.parent.path !== y.parent.path) return x.parent.path < y.parent.path ? -1 : 1;
+  return x.unit.index - y.unit.index;
+}
 
 /** One request per cluster, all in flight at once (the service bounds concurrency); results in cluster order. */
 async function withModel(clusters: readonly Cluster[], members: readonly MemberUnit[][], drafts: readonly (Contract | ExtractionFailure)[], ctx: PassContext): Promise<{ drafts: (Contract | ExtractionFailure)[]; records: ModelReplyRecord[] }> {
@@ -57,6 +135,11 @@ async function withModel(clusters: readonly Cluster[], members: readonly MemberU
   const results = await Promise.all(clusters.map(async (cluster, i): Promise<{ draft: Contract | ExtractionFailure; record: ModelReplyRecord }> => {
     const ms = members[i]!;
     const draft = drafts[i]!;
+    // An author template is the authors' own abstraction: nothing for a model to redraw.
+    if (cluster.origin === 'author-template') {
+      ctx.progress(++done, clusters.length);
+      return { draft, record: recordReply(ctx, { pass: 'extract', item: `cluster ${cluster.id}`, file: ms[0]!.parent.file, line: ms[0]!.unit.line }, { outcome: 'skipped', reason: 'an author template: the contract is the template the authors wrote' }) };
+    }
     const first = ms[0]!;
     const item = { pass: 'extract' as const, item: `cluster ${cluster.id}`, file: first.parent.file, line: first.unit.line };
     const answer = await llm.ask({ prompt: EXTRACT_PROMPT, user: extractRequest(cluster, ms, draft) });

@@ -1,6 +1,7 @@
 /**
  * Pass 2, propose (SPEC §2): a frame per unit, TF-IDF unit vectors, and single-linkage clusters of
- * units that share a verb class and reach the policy's cosine threshold. Clusters of one unit are
+ * units that share a verb class and reach the policy's cosine threshold; besides them, one cluster
+ * per action template that authors of two or more skills wrote (propose/template-clusters.ts). Clusters of one unit are
  * dropped; high recall is intended, the verifier filters. Skills whose parse was bounded take no part. Deterministic: units are visited in
  * parent-path then unit order and cluster ids derive from their members.
  */
@@ -8,9 +9,34 @@ import type { Cluster, Frame, Unit } from '../ir/types.js';
 import { loadVerbLexicon } from '../propose/lexicon.js';
 import { frameOf } from '../propose/frame.js';
 import { buildTfidf } from '../propose/tfidf.js';
-import { singleLinkage } from '../propose/cluster.js';
+import { singleLinkage, splitChains } from '../propose/cluster.js';
+import { cosine, type SparseVector } from '../propose/tfidf.js';
+import { templateClusters } from '../propose/template-clusters.js';
 import { sha256 } from '../util/hash.js';
 import type { Pass } from './pass.js';
+
+/**
+ * Least cosine of a member to its cluster's centroid for the cluster to stand (issue 19 item 3).
+ * Below it the cluster is a chain and is linked again at a higher threshold. 0.35: members of a
+ * cluster of near-copies sit at 0.8 and above, and a member at the far end of a chain of
+ * different sections falls under 0.3.
+ */
+const CORE_MIN = 0.35;
+
+/** The smallest edge of a maximum spanning tree over the members: what linked the last of them. */
+function minLinkWithin(vectors: readonly SparseVector[], members: readonly number[]): number {
+  const best = new Map(members.slice(1).map((m) => [m, cosine(vectors[members[0]!]!, vectors[m]!)]));
+  let min = 1;
+  while (best.size > 0) {
+    let pick = -1;
+    let value = -1;
+    for (const [m, c] of best) if (c > value || (c === value && m < pick)) [pick, value] = [m, c];
+    min = Math.min(min, value);
+    best.delete(pick);
+    for (const [m, c] of best) best.set(m, Math.max(c, cosine(vectors[pick]!, vectors[m]!)));
+  }
+  return min;
+}
 
 export const proposePass: Pass = {
   name: 'propose',
@@ -24,9 +50,10 @@ export const proposePass: Pass = {
     const frames: Frame[] = [];
     const units: { unit: Unit; parent: string; frame: Frame }[] = [];
     // Copies are mined once (their original stands for them), and a section that is a shared
-    // passage repeated word for word is text with nothing to abstract (a draft of it could only
-    // fail for want of a varying slot): neither takes part. A passage whose names vary stays in:
-    // it may be a procedure with an input, and the verifier judges it like any other.
+    // passage — repeated word for word, or with only names and numbers changed — is already
+    // abstracted: the passage states it once with its names as slots. Neither takes part in the
+    // similarity clusters (boilerplate repeated in hundreds of skills would otherwise make the
+    // largest of them); the lines of a passage still count for author templates.
     const copies = new Set((ir.copies ?? []).map((c) => c.copy));
     const shared = new Set((ir.passages ?? []).filter((p) => p.slots.length === 0).flatMap((p) => p.members.map((m) => m.unit)));
     for (const p of parents) {
@@ -43,12 +70,19 @@ export const proposePass: Pass = {
     ctx.progress(1, 3);
     const model = buildTfidf(units.map((x) => x.unit.text));
     ctx.progress(2, 3);
-    const link = singleLinkage(model.vectors, units.map((x) => x.frame.verb), { threshold: ir.policy!.linkThreshold.tfidf });
-    const groups = new Map<number, number[]>();
+    const threshold = ir.policy!.linkThreshold.tfidf;
+    const blocks = units.map((x) => x.frame.verb);
+    const link = singleLinkage(model.vectors, blocks, { threshold });
+    const components = new Map<number, number[]>();
     link.component.forEach((root, i) => {
-      let g = groups.get(root);
-      if (!g) groups.set(root, (g = []));
+      let g = components.get(root);
+      if (!g) components.set(root, (g = []));
       g.push(i);
+    });
+    // Chains split where their members share no core.
+    const groups: [number, number[]][] = [...components].flatMap(([root, members]) => {
+      const parts = splitChains(model.vectors, blocks, members, threshold, { coreMin: CORE_MIN });
+      return parts.length === 1 && parts[0]!.length === members.length ? [[root, members] as [number, number[]]] : parts.map((p) => [-1, p] as [number, number[]]);
     });
     const clusters: Cluster[] = [];
     for (const [root, members] of groups) {
@@ -63,10 +97,13 @@ export const proposePass: Pass = {
         parents: [...new Set(members.map((i) => units[i]!.parent))].sort(),
         verb: units[members[0]!]!.frame.verb!,
         objects,
-        minLinkCosine: Math.round((link.minEdge.get(root) ?? 1) * 1e4) / 1e4,
+        minLinkCosine: Math.round((root >= 0 ? link.minEdge.get(root) ?? 1 : minLinkWithin(model.vectors, members)) * 1e4) / 1e4,
+        origin: 'similarity',
       });
     }
-    // Largest first, then by id: a stable order for reports and id suffixes.
+    // Actions the authors wrote as templates, wherever they stand.
+    clusters.push(...templateClusters(parents, (p) => !p.bounded && !copies.has(p.path), lexicon));
+    // Largest first, then by id: a stable order for reports and ids.
     clusters.sort((a, b) => b.units.length - a.units.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     ctx.progress(3, 3);
     return { frames, clusters };

@@ -77,7 +77,7 @@ export const rewritePass: Pass = {
     let done: Rewritten[] = [];
     for (let round = 0; ; round++) {
       plan = planRewrites(ir.parents!, contracts, ir.callSites!, count, ir.passages ?? [], excluded);
-      spans = new Map(plan.planned.map((p) => [p.callSite.unit, p.span]));
+      spans = new Map(plan.planned.map((p) => [spanKey(p.callSite), p.span]));
       planned = plan.planned.map((p) => p.callSite);
       byParent = groupBy(planned, (cs) => cs.parent);
       referencesByParent = groupBy(plan.referenced, (r) => r.member.parent);
@@ -109,7 +109,7 @@ export const rewritePass: Pass = {
       const replacedFile = replacedFileName(parent);
       const notes: Diagnostic[] = [];
       if (replacedFile !== REPLACED_FILE) notes.push(makeDiagnostic('rewrite', 'replaced-file-name-taken', { file: parent.file, message: `the skill already has ${REPLACED_FILE}; the original text of rewritten sections goes to ${replacedFile}` }));
-      const skeleton = skeletonEdits(parent, [...sites.map((cs) => ({ invoke: cs.invoke, span: spans.get(cs.unit)! })), ...refs.map((r) => ({ invoke: r.invoke, span: r.span }))], replacedFile);
+      const skeleton = skeletonEdits(parent, [...sites.map((cs) => ({ invoke: cs.invoke, span: spans.get(spanKey(cs))! })), ...refs.map((r) => ({ invoke: r.invoke, span: r.span }))], replacedFile);
       // Contradicting lines are reported, not rewritten: the invoke would not say what they say.
       for (const c of cleanupEdits(parent, invoked, lexicon).cleanups) {
         notes.push(makeDiagnostic('rewrite', 'contradicts-contract', { file: parent.file, line: c.line, message: `"${c.before}" spells out ${c.contract} with another verb than its template (${c.after}); left as written` }));
@@ -143,7 +143,7 @@ export const rewritePass: Pass = {
     });
     // A skill that failed in the last round too (it should not) is left as it is.
     const rewritten = new Set(done.map((r) => r.parent.path));
-    const callSites = planned.filter((cs) => rewritten.has(cs.parent)).map((cs) => ({ ...cs, replaced: spans.get(cs.unit)! }));
+    const callSites = planned.filter((cs) => rewritten.has(cs.parent)).map((cs) => ({ ...cs, replaced: spans.get(spanKey(cs))! }));
     const droppedCallSites = [
       ...(ir.droppedCallSites ?? []),
       ...plan.dropped,
@@ -216,4 +216,9 @@ function sameBindings(a: Readonly<Record<string, string>>, b: Readonly<Record<st
 
 function words(text: string): string[] {
   return text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+}
+
+/** A call-site's key among the planned spans: a unit may hold calls of several actions. */
+function spanKey(cs: { readonly unit: string; readonly contract: string }): string {
+  return `${cs.unit}\u0000${cs.contract}`;
 }

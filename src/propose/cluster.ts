@@ -83,3 +83,51 @@ export function singleLinkage(vectors: readonly SparseVector[], blocks: readonly
   for (let i = 0; i < n; i++) component[i] = find(i);
   return { component, minEdge, comparisons };
 }
+
+export interface CoreOptions {
+  /** Least cosine of every member to its cluster's centroid. */
+  readonly coreMin: number;
+  /** How much the link threshold rises each time a cluster is split again. */
+  readonly step?: number;
+}
+
+/**
+ * Bounded clusters (issue 19 item 3): single linkage chains units through one close pair at a
+ * time, so a component can join sections that share nothing (an "Installation" section, then a
+ * "Requirements" one, then "Dependency Injection Changes"). A component whose members do not all
+ * stay near its centroid (cosine ≥ coreMin: a complete-linkage-like core) is linked again, among
+ * its own members, at a higher threshold, and so on until every part has a core or the threshold
+ * reaches 1. Returns the parts as lists of item indices, each in ascending order; singletons dropped.
+ */
+export function splitChains(vectors: readonly SparseVector[], blocks: readonly (string | null)[], members: readonly number[], threshold: number, opts: CoreOptions): number[][] {
+  if (members.length < 3 || hasCore(vectors, members, opts.coreMin)) return members.length >= 2 ? [[...members]] : [];
+  const next = threshold + (opts.step ?? 0.05);
+  if (next >= 1) return [];
+  const sub = singleLinkage(members.map((i) => vectors[i]!), members.map((i) => blocks[i]!), { threshold: next });
+  const parts = new Map<number, number[]>();
+  sub.component.forEach((root, k) => {
+    let p = parts.get(root);
+    if (!p) parts.set(root, (p = []));
+    p.push(members[k]!);
+  });
+  return [...parts.values()].flatMap((p) => splitChains(vectors, blocks, p, next, opts));
+}
+
+/** Whether every member's cosine to the members' normalised centroid reaches `min`. */
+export function hasCore(vectors: readonly SparseVector[], members: readonly number[], min: number): boolean {
+  const sum = new Map<number, number>();
+  for (const i of members) {
+    const v = vectors[i]!;
+    for (let k = 0; k < v.terms.length; k++) sum.set(v.terms[k]!, (sum.get(v.terms[k]!) ?? 0) + v.weights[k]!);
+  }
+  let norm = 0;
+  for (const w of sum.values()) norm += w * w;
+  norm = Math.sqrt(norm) || 1;
+  for (const i of members) {
+    const v = vectors[i]!;
+    let dot = 0;
+    for (let k = 0; k < v.terms.length; k++) dot += v.weights[k]! * (sum.get(v.terms[k]!) ?? 0);
+    if (dot / norm < min) return false;
+  }
+  return true;
+}

@@ -19,6 +19,7 @@ import type { Contract, Evidence, Parent, RiskHit, Unit } from '../ir/types.js';
 import { tokenSet, contentTokens } from '../text/tokens.js';
 import { proseOf, type MemberUnit } from '../extract/contract.js';
 import { actionLines } from '../extract/action-lines.js';
+import { authorTemplateOf } from '../extract/author-templates.js';
 import { linkedScripts } from '../propose/frame.js';
 import { groupBy } from '../util/group-by.js';
 
@@ -104,6 +105,7 @@ export function binding(c: Contract, members: readonly MemberUnit[]): CheckResul
 const CROSS_REFERENCE = /\b(see (below|above)|as (shown |described |mentioned )?(above|below)|(described|shown|listed|explained) (above|below)|the (previous|next|following|preceding) (step|section)s?|in step \d+|from step \d+|(the )?aforementioned)\b/i;
 
 export function replacement(c: Contract, members: readonly MemberUnit[]): CheckResult {
+  if (c.scope === 'action') return actionReplacement(c, members);
   const evidence: Evidence[] = [];
   // The instance lines only (one per unit and template), not every line a template matches: one
   // invoke binds each slot once, so it reproduces each template once (bind's round trip agrees).
@@ -123,6 +125,32 @@ export function replacement(c: Contract, members: readonly MemberUnit[]): CheckR
     } else {
       for (const p of problems) evidence.push(ev(p.x, `not replaceable: ${p.why}`, p.line));
     }
+  }
+  return { score: clean / Math.max(1, groups.size), evidence };
+}
+
+/**
+ * For a contract of one action, the call is one line — an inline code span, a line of a code
+ * block, a numbered step — which never entangles the section around it. A source parent is
+ * replaceable when one of its units holds a concrete line of the action (a call) or the authors'
+ * template of it (its definition); a parent with neither is not.
+ */
+function actionReplacement(c: Contract, members: readonly MemberUnit[]): CheckResult {
+  const evidence: Evidence[] = [];
+  const calls = new Map<string, number>();
+  for (const t of c.templates) for (const i of t.instances) if (!calls.has(i.unit)) calls.set(i.unit, i.line);
+  const groups = byParent(members);
+  let clean = 0;
+  for (const [, xs] of groups) {
+    const call = xs.find((x) => calls.has(x.unit.id));
+    const defined = call ? undefined : xs.find((x) => actionLines(x.unit).some((l) => authorTemplateOf(l) !== null));
+    if (call) evidence.push(ev(call, `replaceable: the action is one line (line ${calls.get(call.unit.id)})`, calls.get(call.unit.id)));
+    else if (defined) evidence.push(ev(defined, 'replaceable: the authors write the action as this template'));
+    else {
+      evidence.push(ev(xs[0]!, 'not replaceable: no line of the action in this parent'));
+      continue;
+    }
+    clean++;
   }
   return { score: clean / Math.max(1, groups.size), evidence };
 }

@@ -1,6 +1,6 @@
 /**
  * The verifier's decision (SPEC §2 pass 4): gates in order — extraction failed, schema invalid,
- * risk ≥ riskMax, binding < bindingMin, coverage < coverageMin, replacement < replacementMin —
+ * form (a template that is no procedure, issue 19 item 6), risk ≥ riskMax, binding < bindingMin, coverage < coverageMin, replacement < replacementMin —
  * then s = (w_b·binding + w_c·coverage + w_r·replacement − w_s·risk) / (w_b + w_c + w_r), clamped,
  * and the tiers auto_promote (s ≥ τ_auto), review (s ≥ τ_rev), reject. The replacement gate is
  * skillc's addition to SPEC's list: without it a contract whose every call-site is entangled still
@@ -29,6 +29,8 @@ export interface DecisionInput {
   readonly contract: Contract | null;
   readonly extractionFailure?: string;
   readonly schemaErrors?: readonly string[];
+  /** Templates that are only an import, an assignment, control flow, markup or a heading-like phrase. */
+  readonly formErrors?: readonly string[];
   readonly scores: Scores;
   readonly evidence: { readonly coverage: Evidence[]; readonly binding: Evidence[]; readonly replacement: Evidence[] };
   readonly risks: readonly RiskHit[];
@@ -46,6 +48,7 @@ export function decide(input: DecisionInput, policy: Policy): Profile {
   });
   if (input.extractionFailure !== undefined || input.contract === null) return reject('extraction_failed', input.extractionFailure ?? 'no contract draft', []);
   if (input.schemaErrors && input.schemaErrors.length > 0) return reject('schema_invalid', `draft does not match schemas/contract.schema.json: ${input.schemaErrors.join('; ')}`, []);
+  if (input.formErrors && input.formErrors.length > 0) return reject('form', `not a procedure a maintainer would keep: ${input.formErrors.join('; ')}`, []);
   if (s.risk >= g.riskMax) {
     const sinks = [...new Set(input.risks.filter((r) => !r.declared).map((r) => r.sink))].join(', ');
     return reject('risk', `risk ${scores.risk} ≥ ${g.riskMax}: undeclared ${sinks}`, []);

@@ -8,9 +8,18 @@ import type { Policy } from '../policy/policy.js';
 import { validateAgainst } from '../schema/validate.js';
 import { binding, coverage, replacement, risk, type RiskScanFn } from './checks.js';
 import { decide } from './decide.js';
+import { oneProgramCommand, unkeptForm } from '../extract/statement.js';
 
 export function verifyDraft(contract: Contract, members: readonly MemberUnit[], scan: RiskScanFn, policy: Policy): Profile {
   const schema = validateAgainst('contract', JSON.parse(JSON.stringify(contract)));
+  const whole = oneProgramCommand(contract);
+  const formErrors = [
+    ...contract.templates.flatMap((t) => {
+      const why = unkeptForm(t.template, t.source);
+      return why ? [`\`${t.template}\` — ${why}`] : [];
+    }),
+    ...(whole ? [whole] : []),
+  ];
   const cov = coverage(contract, members);
   const bind = binding(contract, members);
   const rep = replacement(contract, members);
@@ -19,6 +28,7 @@ export function verifyDraft(contract: Contract, members: readonly MemberUnit[], 
     cluster: contract.cluster,
     contract,
     schemaErrors: schema.errors,
+    formErrors,
     scores: { coverage: cov.score, coverageMin: cov.min, binding: bind.score, replacement: rep.score, risk: rk.score },
     evidence: { coverage: cov.evidence, binding: bind.evidence, replacement: rep.evidence },
     risks: rk.hits,

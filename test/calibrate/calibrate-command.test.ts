@@ -80,7 +80,9 @@ describe('skillc calibrate', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/No point chosen \(degenerate\)\*\*: the controls cannot separate thresholds: all \d+ negative controls were rejected by a gate/);
     expect(r.policy()).toEqual(strictGates);
-    expect(r.record().classes.filter((c: { kind: string }) => c.kind === 'negative').every((c: { firstFailed: { risk: number; score: number }; built: number }) => c.firstFailed.risk === c.built && c.firstFailed.score === 0)).toBe(true);
+    expect(r.record().classes.filter((c: { kind: string }) => c.kind === 'negative').every((c: { firstFailed: { form: number; risk: number; score: number }; built: number }) => c.firstFailed.form + c.firstFailed.risk === c.built && c.firstFailed.score === 0)).toBe(true);
+    // The zero risk gate is what stops the controls the form gate lets through.
+    expect(r.record().classes.some((c: { kind: string; firstFailed: { risk: number } }) => c.kind === 'negative' && c.firstFailed.risk > 0)).toBe(true);
   });
 
   it('one library: A_cross_domain is reported as not generated', () => {

@@ -13,7 +13,7 @@ describe('skillc explain', () => {
   });
 
   it('explains a rejection by contract id: first failed check, risk findings with file:line:col, members', () => {
-    const r = skillc(['explain', 'install-cli', '--dist', dist]);
+    const r = skillc(['explain', 'curl-url-sh', '--dist', dist]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/decision: reject {2}\(first failed check: risk\)/);
     expect(r.stdout).toMatch(/inst-a\/SKILL\.md:11:1 {2}bash\.pipe-to-shell \(code-exec, 1\)/);
@@ -22,15 +22,15 @@ describe('skillc explain', () => {
   });
 
   it('finds the same candidate by cluster id, and prints JSON on request', () => {
-    const byContract = JSON.parse(skillc(['explain', 'install-cli', '--dist', dist, '--json']).stdout);
+    const byContract = JSON.parse(skillc(['explain', 'curl-url-sh', '--dist', dist, '--json']).stdout);
     const r = skillc(['explain', byContract.cluster.id, '--dist', dist, '--json']);
-    expect(JSON.parse(r.stdout).profile.contract).toBe('install-cli');
+    expect(JSON.parse(r.stdout).profile.contract).toBe('curl-url-sh');
   });
 
   it('exits 2 with a suggestion for an unknown id, and for a missing dist', () => {
-    const r = skillc(['explain', 'install', '--dist', dist]);
+    const r = skillc(['explain', 'curl', '--dist', dist]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/no cluster or contract 'install'.*did you mean install-cli/);
+    expect(r.stderr).toMatch(/no cluster or contract 'curl'.*did you mean curl-url-sh/);
     const missing = skillc(['explain', 'x', '--dist', path.join(dist, 'nope')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/has no candidates\.json: build the library first/);
@@ -61,7 +61,7 @@ describe('skillc explain on a damaged candidates.json', () => {
     return copy;
   };
 
-  const expectOneLineError = (d: string, message: RegExp, id = 'install-cli') => {
+  const expectOneLineError = (d: string, message: RegExp, id = 'curl-url-sh') => {
     const r = skillc(['explain', id, '--dist', d]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
@@ -107,11 +107,11 @@ describe('skillc explain on a damaged candidates.json', () => {
       for (const c of doc.candidates) for (const m of c.members) m.heading = 'Install\x1b[2J the\u0007 CLI';
       fs.writeFileSync(f, JSON.stringify(doc));
     });
-    const r = skillc(['explain', 'install-cli', '--dist', d]);
+    const r = skillc(['explain', 'curl-url-sh', '--dist', d]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     expect(r.stdout).toContain('Install\\x1b[2J the\\x07 CLI');
     // --json keeps the exact strings.
-    expect(skillc(['explain', 'install-cli', '--dist', d, '--json']).stdout).toContain('Install\\u001b[2J the\\u0007 CLI');
+    expect(skillc(['explain', 'curl-url-sh', '--dist', d, '--json']).stdout).toContain('Install\\u001b[2J the\\u0007 CLI');
   });
 });

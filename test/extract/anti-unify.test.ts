@@ -40,10 +40,20 @@ describe('anti-unification', () => {
 describe('slot shapes', () => {
   it('names and types slots from flags, commands and values', () => {
     expect(shapeSlot('--out', ['report.md', 'notes.md'])).toEqual({ name: 'output', type: 'document', output: true });
-    expect(shapeSlot('install', ['pandas tabulate', 'numpy'])).toEqual({ name: 'package', type: 'list', output: false });
+    expect(shapeSlot('install', ['pandas tabulate', 'numpy'])).toEqual({ name: 'packages', type: 'list', output: false });
     expect(shapeSlot('--width', ['800', '1024'])).toEqual({ name: 'width', type: 'integer', output: false });
-    expect(shapeSlot(undefined, ['in.csv', 'data/x.csv'])).toEqual({ name: 'input_file', type: 'table', output: false });
+    // No word to go by: the values' kind names the slot.
+    expect(shapeSlot(undefined, ['in.csv', 'data/x.csv'])).toEqual({ name: 'table', type: 'table', output: false });
     expect(shapeSlot(undefined, ['https://a.example', 'https://b.example'])).toEqual({ name: 'url', type: 'string', output: false });
     expect(shapeSlot('from', ['table', 'counter'])).toEqual({ name: 'source', type: 'string', output: false });
+  });
+
+  it('reads the words around a slot, nearest first', () => {
+    expect(shapeSlot({ before: ['install', 'pip'] }, ['pandas tabulate', 'numpy']).name).toBe('packages');
+    expect(shapeSlot({ before: ['to', 'go'], prose: true }, ['fridge 1', 'cabinet 2']).name).toBe('destination');
+    expect(shapeSlot({ before: ['clone', 'git'] }, ['https://github.com/a/b', 'https://github.com/c/d']).name).toBe('repository');
+    expect(shapeSlot({ before: ['--name'] }, ['x', 'y']).name).toBe('name');
+    expect(shapeSlot({ before: ['-o'] }, ['a.png'])).toEqual({ name: 'output', type: 'image', output: true });
+    expect(shapeSlot({ before: ['kill'] }, ['123', '456'])).toEqual({ name: 'count', type: 'integer', output: false });
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The library-aware lint rules (redescribes-contract, contradicts-template) against a dist built
  * with the real CLI from test/fixtures/lint-library/library: three Depot skills share a "Store the
- * crate" section, which the build promotes to the contract store-crate (template `move crate
- * {target} to shelf {target_2}`). The skills under test/fixtures/lint-library/subjects are not in
+ * crate" section, which the build promotes to the contract move-crate-to-shelf (template `move crate
+ * {crate} to shelf {shelf}`). The skills under test/fixtures/lint-library/subjects are not in
  * that library: one re-describes the procedure, one does something else, one re-describes it and
  * contradicts the template in its example. Also: loading a bad --dist fails with a DistError that
  * names the file and the problem.
@@ -46,23 +46,23 @@ async function lintLibraryRules(dir: string, distDir: string | null = dist): Pro
 }
 
 describe('the fixture dist', () => {
-  it('auto-promotes store-crate with the verb class of its cluster', () => {
+  it('auto-promotes move-crate-to-shelf with the verb class of its cluster', () => {
     const loaded = loadLintDist(dist);
-    expect(loaded.contracts.map((c) => [c.contract.id, c.verb])).toEqual([['store-crate', 'put']]);
-    expect(loaded.contracts[0]!.contract.templates.map((t) => t.template)).toEqual(['move crate {target} to shelf {target_2}']);
+    expect(loaded.contracts.map((c) => [c.contract.id, c.verb])).toEqual([['move-crate-to-shelf', 'put']]);
+    expect(loaded.contracts[0]!.contract.templates.map((t) => t.template)).toEqual(['move crate {crate} to shelf {shelf}']);
   });
 });
 
 describe('redescribes-contract', () => {
   it('reports a new skill that re-describes the contract, with the invoke the build would write', async () => {
     const messages = await lintLibraryRules(path.join(SUBJECTS, 'depot-putaway'));
-    const invoke = formatInvoke('store-crate', { target: 'K9', target_2: 'S2' }, ['target', 'target_2']);
-    expect(invoke).toBe('invoke(store-crate, {target="K9", target_2="S2"})');
+    const invoke = formatInvoke('move-crate-to-shelf', { crate: 'K9', shelf: 'S2' }, ['crate', 'shelf']);
+    expect(invoke).toBe('invoke(move-crate-to-shelf, {crate="K9", shelf="S2"})');
     expect(messages).toEqual([
       {
         ruleId: 'redescribes-contract',
         severity: 'warning',
-        message: "section 'Store the crate' re-describes contract store-crate (Store the crate): 1 line instantiates its templates; call the contract instead",
+        message: "section 'Store the crate' re-describes contract move-crate-to-shelf (Store the crate): 1 line instantiates its templates; call the contract instead",
         line: 10,
         column: 1,
         endLine: 10,
@@ -83,7 +83,7 @@ describe('redescribes-contract', () => {
     const built = JSON.parse(fs.readFileSync(path.join(dist, 'refactored_library.json'), 'utf8')) as { call_sites: unknown[]; dropped_call_sites: { parent: string; stage: string }[] };
     expect(built.call_sites).toEqual([]);
     expect(['pay', 'never-rewrite']).toContain(built.dropped_call_sites.find((d) => d.parent === 'depot-restock')?.stage);
-    expect(messages[0]!.suggestion).toMatch(/^invoke\(store-crate, \{/);
+    expect(messages[0]!.suggestion).toMatch(/^invoke\(move-crate-to-shelf, \{/);
   });
 
   it('recognises a moved copy of a source parent by its SKILL.md bytes', async () => {
@@ -120,13 +120,13 @@ describe('redescribes-contract', () => {
 describe('contradicts-template', () => {
   it('reports the example line that does the contract\'s step with another verb', async () => {
     const messages = await lintLibraryRules(path.join(SUBJECTS, 'depot-transfer'));
-    const invoke = 'invoke(store-crate, {target="K9", target_2="S2"})';
+    const invoke = 'invoke(move-crate-to-shelf, {crate="K9", shelf="S2"})';
     expect(messages.map((m) => [m.ruleId, m.line, m.column])).toEqual([
       ['redescribes-contract', 10, 1],
       ['contradicts-template', 26, 9],
     ]);
     const contradiction = messages[1]!;
-    expect(contradiction.message).toBe("'put crate K9 on shelf S2' contradicts contract store-crate (Store the crate): its template `move crate {target} to shelf {target_2}` says 'move', this line says 'put'");
+    expect(contradiction.message).toBe("'put crate K9 on shelf S2' contradicts contract move-crate-to-shelf (Store the crate): its template `move crate {crate} to shelf {shelf}` says 'move', this line says 'put'");
     expect(contradiction.suggestion).toBe(invoke);
     expect([contradiction.endLine, contradiction.endColumn]).toEqual([26, 33]);
     expect(contradiction.fix).toBeUndefined();
@@ -157,14 +157,14 @@ describe('a bad --dist', () => {
 
   it('a promoted contract without its file', () => {
     const d = copyOfDist('no-contract');
-    fs.rmSync(path.join(d, 'contracts', 'store-crate.json'));
-    expect(() => loadLintDist(d)).toThrow(`${path.join(d, 'contracts', 'store-crate.json')} is missing, but candidates.json auto-promotes contract store-crate`);
+    fs.rmSync(path.join(d, 'contracts', 'move-crate-to-shelf.json'));
+    expect(() => loadLintDist(d)).toThrow(`${path.join(d, 'contracts', 'move-crate-to-shelf.json')} is missing, but candidates.json auto-promotes contract move-crate-to-shelf`);
   });
 
   it('a contract id leading out of the dist (read confined to it)', () => {
     const d = copyOfDist('contract-outside');
     const file = path.join(d, 'candidates.json');
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll('"contract": "store-crate"', '"contract": "../../../../../../etc/passwd"'));
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll('"contract": "move-crate-to-shelf"', '"contract": "../../../../../../etc/passwd"'));
     expect(() => loadLintDist(d)).toThrow(DistError);
     expect(() => loadLintDist(d)).toThrow(/candidates\.json names contract file contracts\/(\.\.\/){6}etc\/passwd\.json for cluster c-[0-9a-f]+, which is outside the dist/);
   });
@@ -177,7 +177,7 @@ describe('a bad --dist', () => {
 
   it('a contract that does not match its schema', () => {
     const d = copyOfDist('bad-schema');
-    const file = path.join(d, 'contracts', 'store-crate.json');
+    const file = path.join(d, 'contracts', 'move-crate-to-shelf.json');
     const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     delete doc['templates'];
     fs.writeFileSync(file, JSON.stringify(doc));

@@ -189,7 +189,7 @@ describe('skillc build --llm openai (bad replies fall back to the deterministic 
     return m ? Number(m[1]) : 1;
   };
   const forSkill = (edit: (user: string) => object) => tweak('skillc_rewrite_cleanup', (_r, user) => (user.includes('csv-to-sqlite') ? { edits: [edit(user)] } : { edits: [] }));
-  const bootstrap = 'invoke(bootstrap-helper-scripts, {url="https://github.com/example-org/sqlite-helpers.git", directory="sqlite-helpers"})';
+  const bootstrap = 'invoke(git-clone-url, {url="https://github.com/example-org/sqlite-helpers.git", directory="sqlite-helpers"})';
   const unchanged = (b: Built) => expect(fs.readFileSync(path.join(b.dist, 'skills/csv-to-sqlite/SKILL.md'))).toEqual(fs.readFileSync(path.join(deterministic.dist, 'skills/csv-to-sqlite/SKILL.md')));
 
   it('Rewrite Cleanup that rewords a line into an invoke is rejected: the invoke must give back the text', async () => {
@@ -200,7 +200,7 @@ describe('skillc build --llm openai (bad replies fall back to the deterministic 
   });
 
   it('Rewrite Cleanup that drops a contract reference is rejected', async () => {
-    const b = await build(forSkill((u) => ({ line: lineOf(u, 'invoke(bootstrap-helper-scripts'), find: bootstrap, replace: 'set up the helpers', rationale: 'shorter' })));
+    const b = await build(forSkill((u) => ({ line: lineOf(u, 'invoke(git-clone-url'), find: bootstrap, replace: 'set up the helpers', rationale: 'shorter' })));
     const d = b.diagnostics.find((x) => x.code === 'SKC702' && x.pass === 'rewrite');
     expect(d?.message).toMatch(/changes text skillc wrote/);
     unchanged(b);

@@ -19,7 +19,7 @@ import { contractOf, parentOf } from '../helpers/skill.js';
 const a = parentOf('a', '# A\n\n## Install\n\n```bash\npip install pandas\n```\n');
 const b = parentOf('b', '# B\n\n## Install\n\n```bash\npip install numpy\n```\n');
 const members = [a, b].map((p) => ({ parent: p, unit: p.units.find((u) => u.heading === 'Install')! }));
-const cluster: Cluster = { id: 'c-1', units: members.map((m) => m.unit.id), parents: ['a', 'b'], verb: 'install', objects: [], minLinkCosine: 1 };
+const cluster: Cluster = { id: 'c-1', units: members.map((m) => m.unit.id), parents: ['a', 'b'], verb: 'install', objects: [], minLinkCosine: 1, origin: 'similarity' };
 const provenance = { method: 'model', version: 1, model: 'm', cacheKey: 'k' } as const;
 
 function reply(over: Partial<ExtractReply> = {}): ExtractReply {

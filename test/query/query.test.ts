@@ -109,9 +109,9 @@ describe('bundles', () => {
     const hit = r.hits[0]!;
     expect(hit.node.path).toBe('download-dataset');
     expect(hit.hydration).toBe('full');
-    expect(hit.node.invokes).toEqual(['bootstrap-helper-scripts']);
+    expect(hit.node.invokes).toEqual(['git-clone-url']);
     expect(hit.text).toContain(fs.readFileSync(path.join(ROOT, 'test/fixtures/cli-automation/download-dataset/SKILL.md'), 'utf8'));
-    expect(hit.text).not.toContain('invoke(bootstrap-helper-scripts');
+    expect(hit.text).not.toContain('invoke(git-clone-url');
   });
 
   it('returns a parent that was not rewritten as its SKILL.md', async () => {

@@ -35,7 +35,7 @@ async function clusterOf(fixture: string, heading: string): Promise<{ cluster: C
   const source = loadLibrary(path.join(ROOT, 'test', 'fixtures', 'verify', fixture));
   const { ir } = await runPipeline({ source }, [parsePass]);
   const members = ir.parents!.flatMap((parent) => parent.units.filter((u) => u.heading === heading).map((unit) => ({ unit, parent })));
-  const cluster: Cluster = { id: `c-${fixture}`, units: members.map((m) => m.unit.id), parents: [...new Set(members.map((m) => m.parent.path))], verb: 'install', objects: [], minLinkCosine: 1 };
+  const cluster: Cluster = { id: `c-${fixture}`, units: members.map((m) => m.unit.id), parents: [...new Set(members.map((m) => m.parent.path))], verb: 'install', objects: [], minLinkCosine: 1, origin: 'similarity' };
   return { cluster, members };
 }
 
@@ -53,7 +53,7 @@ describe('coverage catches a misnamed contract', () => {
   it('promotes the honest draft and rejects the same draft under a trigger the text never uses', async () => {
     const { cluster, members } = await clusterOf('coverage', 'Install dependencies');
     const honest = draft(cluster, members);
-    expect(honest.templates.map((t) => t.template)).toEqual(['pip install {package}']);
+    expect(honest.templates.map((t) => t.template)).toEqual(['pip install --upgrade --quiet {package}']);
     expect(honest.input_schema).toEqual([expect.objectContaining({ name: 'package', type: 'string', required: true })]);
     const ok = verify(honest, members);
     expect(ok.decision).toBe('auto_promote');

@@ -24,22 +24,39 @@ export type EnumValue = string;
 /** A structured value written as text (a mapping, an expression). (field type `object`) */
 export type ObjectText = string;
 
-/** Inputs of contract `navigate-receptacle`. */
-export interface NavigateReceptacleInput {
+/** Inputs of contract `go-to-destination`. */
+export interface GoToDestinationInput {
   /** varies across source units; seen: `diningtable 2`, `countertop 1`, `bed 1` */
-  readonly target: string;
+  readonly destination: string;
 }
 
 /**
  * Navigate to the receptacle
- * @contract navigate-receptacle
+ * @contract go-to-destination
  * @sideEffect user-visible — wording: "prints"
- * @action go to {target}
+ * @action go to {destination}
  */
-export declare function navigateReceptacle(args: NavigateReceptacleInput): void;
+export declare function goToDestination(args: GoToDestinationInput): void;
 
-/** Inputs of contract `pick-object`. */
-export interface PickObjectInput {
+/** Inputs of contract `go-to-destination-move`. */
+export interface GoToDestinationMoveInput {
+  /** varies across source units; seen: `shelf 3`, `diningtable 1`, `coffeemachine 1` */
+  readonly destination: string;
+  /** varies across source units; seen: `plate 1`, `tomato 1`, `mug 1` */
+  readonly object: string;
+}
+
+/**
+ * Place the object
+ * @contract go-to-destination-move
+ * @sideEffect user-visible — wording: "prints"
+ * @action go to {destination}
+ * @action move {object} to {destination}
+ */
+export declare function goToDestinationMove(args: GoToDestinationMoveInput): void;
+
+/** Inputs of contract `take-object-from-source`. */
+export interface TakeObjectFromSourceInput {
   /** varies across source units; seen: `plate 1`, `tomato 1`, `book 1` */
   readonly object: string;
   /** varies across source units; seen: `diningtable 2`, `countertop 1`, `bed 1` */
@@ -48,34 +65,15 @@ export interface PickObjectInput {
 
 /**
  * Pick up the object
- * @contract pick-object
+ * @contract take-object-from-source
  * @sideEffect user-visible — wording: "prints"
  * @action take {object} from {source}
  */
-export declare function pickObject(args: PickObjectInput): void;
-
-/** Inputs of contract `place-object`. */
-export interface PlaceObjectInput {
-  /** varies across source units; seen: `shelf 3`, `diningtable 1`, `coffeemachine 1` */
-  readonly target: string;
-  /** varies across source units; seen: `plate 1`, `tomato 1`, `mug 1` */
-  readonly object: string;
-  /** varies across source units; seen: `shelf 3`, `diningtable 1`, `coffeemachine 1` */
-  readonly target_2: string;
-}
-
-/**
- * Place the object
- * @contract place-object
- * @sideEffect user-visible — wording: "prints"
- * @action go to {target}
- * @action move {object} to {target_2}
- */
-export declare function placeObject(args: PlaceObjectInput): void;
+export declare function takeObjectFromSource(args: TakeObjectFromSourceInput): void;
 
 /** Every contract id, mapped to the inputs its function takes. */
 export interface Contracts {
-  "navigate-receptacle": NavigateReceptacleInput;
-  "pick-object": PickObjectInput;
-  "place-object": PlaceObjectInput;
+  "go-to-destination": GoToDestinationInput;
+  "go-to-destination-move": GoToDestinationMoveInput;
+  "take-object-from-source": TakeObjectFromSourceInput;
 }

@@ -24,36 +24,21 @@ export type EnumValue = string;
 /** A structured value written as text (a mapping, an expression). (field type `object`) */
 export type ObjectText = string;
 
-/** Inputs of contract `call-news-api`. */
-export interface CallNewsApiInput {
-  /** varies across source units; seen: `"https://api.example.com/v1/news?q=${TOPIC}"`, `"https://api.example.com/v1/quote?q=${TICKER}"`, `"https://api.example.com/v1/weather?q=${CITY}"` */
+/** Inputs of contract `curl-authorization-bearer-forecast-api`. */
+export interface CurlAuthorizationBearerForecastApiInput {
+  /** varies across source units; seen: `https://api.example.com/v1/news?q=${TOPIC}`, `https://api.example.com/v1/quote?q=${TICKER}`, `https://api.example.com/v1/weather?q=${CITY}` */
   readonly url: string;
 }
 
 /**
  * Call the news API
- * @contract call-news-api
+ * @contract curl-authorization-bearer-forecast-api
  * @sideEffect subprocess — shell commands in the templates
- * @action curl -s -H "authorization: Bearer {{FORECAST_API_KEY}}" {url}
+ * @action curl -s -H "authorization: Bearer {{FORECAST_API_KEY}}" "{url}"
  */
-export declare function callNewsApi(args: CallNewsApiInput): void;
-
-/** Inputs of contract `render-card`. */
-export interface RenderCardInput {
-  /** varies across source units; seen: `"{{ title }} for ${TOPIC}"`, `"{{ title }} for ${TICKER}"`, `"{{ title }} for ${CITY}"` */
-  readonly target: string;
-}
-
-/**
- * Render the card
- * @contract render-card
- * @sideEffect subprocess — shell commands in the templates
- * @action echo {target} > card.txt
- */
-export declare function renderCard(args: RenderCardInput): void;
+export declare function curlAuthorizationBearerForecastApi(args: CurlAuthorizationBearerForecastApiInput): void;
 
 /** Every contract id, mapped to the inputs its function takes. */
 export interface Contracts {
-  "call-news-api": CallNewsApiInput;
-  "render-card": RenderCardInput;
+  "curl-authorization-bearer-forecast-api": CurlAuthorizationBearerForecastApiInput;
 }

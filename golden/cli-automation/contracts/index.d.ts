@@ -24,8 +24,33 @@ export type EnumValue = string;
 /** A structured value written as text (a mapping, an expression). (field type `object`) */
 export type ObjectText = string;
 
-/** Inputs of contract `bootstrap-helper-scripts`. */
-export interface BootstrapHelperScriptsInput {
+/** Inputs of contract `curl-url-output`. */
+export interface CurlUrlOutputInput {
+  /** varies across source units; seen: `https://raw.githubusercontent.com/datasets/airport-codes/main/data/airport-codes.csv`, `https://d37ci6vzurychx.cloudfront.net/trip-data/yellow_tripdata_2024-01.parquet` */
+  readonly url: string;
+  /** where the result is written; seen: `data/airport-codes.csv`, `data/raw/yellow_tripdata_2024-01.parquet` */
+  readonly output: string;
+}
+
+/** Outputs of contract `curl-url-output`. */
+export interface CurlUrlOutputOutput {
+  /** file written by the action; seen: `data/airport-codes.csv`, `data/raw/yellow_tripdata_2024-01.parquet` */
+  readonly output: string;
+}
+
+/**
+ * Download the data
+ * @contract curl-url-output
+ * @post --create-dirs creates the target folder:
+ * @sideEffect filesystem — an output file flag in a template
+ * @sideEffect network — wording: "Download"
+ * @sideEffect subprocess — shell commands in the templates
+ * @action curl -fsSL --retry 3 {url} --create-dirs -o {output}
+ */
+export declare function curlUrlOutput(args: CurlUrlOutputInput): CurlUrlOutputOutput | void;
+
+/** Inputs of contract `git-clone-url`. */
+export interface GitCloneUrlInput {
   /** varies across source units; seen: `https://github.com/example-org/sqlite-helpers.git`, `https://github.com/example-org/backup-helpers.git`, `https://github.com/example-org/image-helpers.git` */
   readonly url: string;
   /** varies across source units; seen: `sqlite-helpers`, `backup-helpers`, `image-helpers` */
@@ -34,7 +59,7 @@ export interface BootstrapHelperScriptsInput {
 
 /**
  * Bootstrap the helper scripts
- * @contract bootstrap-helper-scripts
+ * @contract git-clone-url
  * @sideEffect network — wording: "Fetch"
  * @sideEffect subprocess — shell commands in the templates
  * @action git clone --depth 1 {url}
@@ -46,65 +71,25 @@ export interface BootstrapHelperScriptsInput {
  * @action .venv/bin/python -m pytest -q tests --maxfail=1
  * @action .venv/bin/python -m helpers.selfcheck --config helpers.toml
  */
-export declare function bootstrapHelperScripts(args: BootstrapHelperScriptsInput): void;
+export declare function gitCloneUrl(args: GitCloneUrlInput): void;
 
-/** Inputs of contract `download-data`. */
-export interface DownloadDataInput {
-  /** varies across source units; seen: `https://raw.githubusercontent.com/datasets/airport-codes/main/data/airport-codes.csv`, `https://d37ci6vzurychx.cloudfront.net/trip-data/yellow_tripdata_2024-01.parquet` */
-  readonly url: string;
-  /** where the result is written; seen: `data/airport-codes.csv`, `data/raw/yellow_tripdata_2024-01.parquet` */
-  readonly output: string;
-}
-
-/** Outputs of contract `download-data`. */
-export interface DownloadDataOutput {
-  /** file written by the action; seen: `data/airport-codes.csv`, `data/raw/yellow_tripdata_2024-01.parquet` */
-  readonly output: string;
-}
-
-/**
- * Download the data
- * @contract download-data
- * @post --create-dirs creates the target folder:
- * @sideEffect filesystem — an output file flag in a template
- * @sideEffect network — wording: "Download"
- * @sideEffect subprocess — shell commands in the templates
- * @action curl -fsSL --retry 3 {url} --create-dirs -o {output}
- */
-export declare function downloadData(args: DownloadDataInput): DownloadDataOutput | void;
-
-/** Inputs of contract `install-dependencies`. */
-export interface InstallDependenciesInput {
-  /** varies across source units; seen: `sqlite-utils`, `pandas pyarrow`, `requests python-dotenv` */
-  readonly package: ListText;
-}
-
-/**
- * Install dependencies
- * @contract install-dependencies
- * @sideEffect subprocess — shell commands in the templates
- * @action pip install {package}
- */
-export declare function installDependencies(args: InstallDependenciesInput): void;
-
-/** Inputs of contract `install-dev-dependencies`. */
-export interface InstallDevDependenciesInput {
+/** Inputs of contract `npm-install-packages`. */
+export interface NpmInstallPackagesInput {
   /** varies across source units; seen: `eslint @eslint/js prettier`, `typescript @types/node tsx` */
-  readonly save_dev: ListText;
+  readonly packages: ListText;
 }
 
 /**
  * Install dev dependencies
- * @contract install-dev-dependencies
+ * @contract npm-install-packages
  * @sideEffect subprocess — shell commands in the templates
- * @action npm install --save-dev {save_dev}
+ * @action npm install --save-dev {packages}
  */
-export declare function installDevDependencies(args: InstallDevDependenciesInput): void;
+export declare function npmInstallPackages(args: NpmInstallPackagesInput): void;
 
 /** Every contract id, mapped to the inputs its function takes. */
 export interface Contracts {
-  "bootstrap-helper-scripts": BootstrapHelperScriptsInput;
-  "download-data": DownloadDataInput;
-  "install-dependencies": InstallDependenciesInput;
-  "install-dev-dependencies": InstallDevDependenciesInput;
+  "curl-url-output": CurlUrlOutputInput;
+  "git-clone-url": GitCloneUrlInput;
+  "npm-install-packages": NpmInstallPackagesInput;
 }

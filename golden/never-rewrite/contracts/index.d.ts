@@ -24,8 +24,8 @@ export type EnumValue = string;
 /** A structured value written as text (a mapping, an expression). (field type `object`) */
 export type ObjectText = string;
 
-/** Inputs of contract `bootstrap-helpers`. */
-export interface BootstrapHelpersInput {
+/** Inputs of contract `git-clone-url`. */
+export interface GitCloneUrlInput {
   /** varies across source units; seen: `https://github.com/example-org/ref-helpers.git`, `https://github.com/example-org/bad-helpers.git`, `https://github.com/example-org/cond-helpers.git` */
   readonly url: string;
   /** varies across source units; seen: `ref-helpers`, `bad-helpers`, `cond-helpers` */
@@ -34,7 +34,7 @@ export interface BootstrapHelpersInput {
 
 /**
  * Bootstrap the helpers
- * @contract bootstrap-helpers
+ * @contract git-clone-url
  * @sideEffect network — wording: "Fetch"
  * @sideEffect subprocess — shell commands in the templates
  * @action git clone --depth 1 {url}
@@ -46,9 +46,9 @@ export interface BootstrapHelpersInput {
  * @action .venv/bin/python -m pytest -q tests --maxfail=1
  * @action .venv/bin/python -m helpers.selfcheck --config helpers.toml
  */
-export declare function bootstrapHelpers(args: BootstrapHelpersInput): void;
+export declare function gitCloneUrl(args: GitCloneUrlInput): void;
 
 /** Every contract id, mapped to the inputs its function takes. */
 export interface Contracts {
-  "bootstrap-helpers": BootstrapHelpersInput;
+  "git-clone-url": GitCloneUrlInput;
 }

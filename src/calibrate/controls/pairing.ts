@@ -64,6 +64,7 @@ export function drawPairs(pop: Population, rule: PairRule, n: number, rng: Rng):
         verb: u.frame.verb ?? v.frame.verb ?? 'none',
         objects: [],
         minLinkCosine: Math.round(similarity(pop, u, v) * 1e4) / 1e4,
+        origin: 'similarity',
       };
       const draft = extractContract(cluster, members.map((m) => m.member));
       if ('reason' in draft) {

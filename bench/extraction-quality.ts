@@ -1,0 +1,57 @@
+/**
+ * Extraction quality of a build (issue 19), from its artifacts: promoted contracts, their slots
+ * and how many have generic names (target, items, value, … and their _2, _3 forms), call-site
+ * bindings that carry quote characters or backticks, ids that end in a running number, contracts
+ * that share a template set, and the largest cluster against the units.
+ *
+ *   node build/bench/extraction-quality.js <dist>
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { GENERIC_SLOT_NAMES } from '../src/extract/slots.js';
+
+/** A generic slot name (extract/slots.ts), or one of them numbered (`target_2`). */
+const isGeneric = (name: string) => GENERIC_SLOT_NAMES.has(name.replace(/_\d+$/, ''));
+
+function main(): number {
+  const dist = process.argv[2];
+  if (!dist) {
+    process.stderr.write('usage: node build/bench/extraction-quality.js <dist>\n');
+    return 2;
+  }
+  const read = (f: string) => JSON.parse(fs.readFileSync(path.join(dist, f), 'utf8'));
+  const candidates = read('candidates.json').candidates as { cluster: { id: string; units?: unknown }; members: unknown[]; profile: { decision: string; contract: string | null } }[];
+  const report = read('report.json');
+  const promoted = candidates.filter((c) => c.profile.decision === 'auto_promote').map((c) => read(`contracts/${c.profile.contract}.json`) as { id: string; input_schema: { name: string }[]; templates: { template: string; instances?: { bindings: Record<string, string> }[] }[]; call_sites: { bindings: Record<string, string> }[] });
+  const review = candidates.filter((c) => c.profile.decision === 'review').length;
+  const slots = promoted.flatMap((c) => c.input_schema.map((f) => f.name));
+  const generic = slots.filter(isGeneric);
+  const lib = read('refactored_library.json');
+  const bindings = [...lib.call_sites, ...(lib.dropped_call_sites ?? [])].length;
+  // What the alignment bound: every template instance in the source units, and every call-site.
+  const allBindings = promoted.flatMap((c) => [...c.call_sites.flatMap((cs) => Object.values(cs.bindings)), ...c.templates.flatMap((t) => (t.instances ?? []).flatMap((i) => Object.values(i.bindings)))]);
+  const quoted = allBindings.filter((v) => /^["'`]|["'`]$/.test(v));
+  const numbered = promoted.filter((c) => /-\d+$/.test(c.id));
+  const byTemplates = new Map<string, string[]>();
+  for (const c of promoted) {
+    // Slot names aside: `go to {receptacle}` and `go to {destination}` are one template.
+    const key = [...new Set(c.templates.map((t) => t.template.replace(/\{[A-Za-z_]\w*\}/g, '{}')))].sort().join('\n');
+    byTemplates.set(key, [...(byTemplates.get(key) ?? []), c.id]);
+  }
+  const shared = [...byTemplates.values()].filter((ids) => ids.length > 1);
+  const largest = Math.max(0, ...candidates.map((c) => c.members.length));
+  const units = report.parse?.units ?? 0;
+  const out = [
+    `clusters ${candidates.length}, auto_promote ${promoted.length}, review ${review}`,
+    `slots ${slots.length}, generic ${generic.length} (${slots.length ? ((100 * generic.length) / slots.length).toFixed(1) : '0'}%): ${[...new Set(generic)].slice(0, 8).join(', ')}`,
+    `bindings of promoted contracts (template instances and call-sites) ${allBindings.length}, with quotes or backticks ${quoted.length}${quoted.length ? ` (e.g. ${JSON.stringify(quoted[0])})` : ''}; call-sites and dropped ${bindings}`,
+    `ids ending in a number ${numbered.length}${numbered.length ? `: ${numbered.slice(0, 6).map((c) => c.id).join(', ')}` : ''}`,
+    `contracts sharing a template set ${shared.reduce((a, ids) => a + ids.length, 0)}${shared.length ? `: ${shared.slice(0, 3).map((ids) => ids.join(' = ')).join('; ')}` : ''}`,
+    `largest cluster ${largest} units of ${units} (${units ? ((100 * largest) / units).toFixed(2) : '0'}%)`,
+  ];
+  process.stdout.write(out.join('\n') + '\n');
+  return 0;
+}
+
+process.exit(main());

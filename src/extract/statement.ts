@@ -1,0 +1,154 @@
+/**
+ * What kind of statement an action line is, and its head (issue 19, items 4 and 6). Templates are
+ * anti-unified only across lines with the same kind and head — the same program or command, the
+ * same callee, the same leading verb — so code is templated statement by statement; and a template
+ * that is only an assignment, an import, a control-flow fragment, markup or a heading-like phrase
+ * is not a procedure a maintainer would keep, so it never becomes one (the verifier's form gate
+ * rejects such drafts from any source, the model's included).
+ */
+import type { ActionLine } from './action-lines.js';
+import type { ActionTemplate, Contract } from '../ir/types.js';
+import { loadVerbLexicon } from '../propose/lexicon.js';
+
+export type StatementKind =
+  /** A shell command or a program named in an inline span: `pip install x`, `go to fridge 1`. */
+  | 'command'
+  /** A function or method call in code: `client.create(name)`. */
+  | 'call'
+  /** A numbered step or inline span that starts with a word: `pick up {target}`. */
+  | 'action'
+  | 'assignment'
+  | 'import'
+  | 'control'
+  | 'markup'
+  | 'heading';
+
+export interface Statement {
+  readonly kind: StatementKind;
+  /** What two lines must share to be one statement: the program, callee or leading word (lower case). */
+  readonly head: string;
+}
+
+/** The kinds that can be a procedure's template. */
+export const PROCEDURE_KINDS: ReadonlySet<StatementKind> = new Set(['command', 'call', 'action']);
+
+const IMPORT = /^(import\s|from\s+[\w.@/'"-]+\s+import\b|(const|let|var)\s+[\w{}\s,]+=\s*require\s*\(|require\s*\(|#include\b|using\s+[\w.]+;|use\s+[\w:]+;|library\s*\()/;
+const CONTROL = /^(if|elif|else|for|foreach|while|until|do|done|fi|then|esac|case|switch|return|yield|break|continue|def|class|function|func|fn|try|except|catch|finally|with|end|async\s+def|async\s+function|export\s+(default\s+)?(function|class|async)|public|private|protected|static|interface|type|struct|enum|raise|throw|pass|}|\)|\])\b/;
+const DECLARATION = /^(const|let|var|val|my|local|export|declare|typeset|readonly)\s+[\w$[\]{},\s]+(=|$)/;
+/** `x = …`, `obj.attr = …`, `a, b = …`, `x += …` (not `==`); and `KEY=value` in shell. */
+const ASSIGNMENT = /^[\w$.[\]'",\s*]+?\s*(=(?!=)|\+=|-=|\*=|\/=|:=|\?\?=|\|\|=)/;
+/** `key: value` config lines (YAML, JSON members, headers), `- key: value`. */
+const KEY_VALUE = /^(-\s+)?["']?[\w.$-]+["']?\s*:(\s|$)/;
+const MARKUP = /^(<\/?[A-Za-z][\w.:-]*|[{}[\]();,]+$|\/\/|#|<!--)/;
+
+export function statementOf(line: Pick<ActionLine, 'source' | 'shell' | 'text' | 'tokens'>): Statement {
+  const text = line.text.trim();
+  const first = (line.tokens[0] ?? '').toLowerCase();
+  if (IMPORT.test(text)) return { kind: 'import', head: first };
+  if (line.source === 'code' && !line.shell) {
+    if (CONTROL.test(text)) return { kind: 'control', head: first };
+    if (DECLARATION.test(text) || ASSIGNMENT.test(text)) return { kind: 'assignment', head: first };
+    if (KEY_VALUE.test(text)) return { kind: 'assignment', head: first };
+    if (MARKUP.test(text)) return { kind: 'markup', head: first };
+    const call = /^(await\s+|new\s+)?([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\(/.exec(text);
+    if (call) return { kind: 'call', head: call[2]!.replace(/\s+/g, '').toLowerCase() };
+    // A line of a fenced block in no shell language that still reads as a command (`text`
+    // blocks of environment actions, unlabelled blocks of commands).
+    if (/^(\.{0,2}\/|~\/)?[A-Za-z.][\w.\/-]*(\s|$)/.test(text) && !/[;{}]$/.test(text)) return { kind: 'command', head: first };
+    return { kind: 'markup', head: first };
+  }
+  if (line.source === 'code' || line.source === 'inline') {
+    if (/^(export\s+)?[A-Za-z_][A-Za-z0-9_]*=/.test(text) && !/\s/.test(text.split('=')[0]!)) return { kind: 'assignment', head: first };
+    if ((line.source === 'code' || /^(if|for|while|until|case|do|done|then|fi|else|elif|esac)\b/.test(text)) && CONTROL.test(text)) return { kind: 'control', head: first };
+    if (line.source === 'inline' && (DECLARATION.test(text) || (ASSIGNMENT.test(text) && !/^[\w.-]+\s+-/.test(text)) || KEY_VALUE.test(text))) return { kind: 'assignment', head: first };
+    if (MARKUP.test(text) && !/^\/[\w-]/.test(text)) return { kind: 'markup', head: first };
+    return { kind: 'command', head: first };
+  }
+  // A numbered step.
+  if (headingLike(text)) return { kind: 'heading', head: first };
+  if (/^[A-Za-z_][\w\s.]{0,40}\s=\s/.test(text)) return { kind: 'assignment', head: first };
+  return { kind: 'action', head: first };
+}
+
+/**
+ * A phrase that names rather than acts: it ends with a colon, or every word of it is capitalised
+ * ("Security Audit", "Component Diagram:").
+ */
+export function headingLike(text: string): boolean {
+  const t = text.replace(/[*_`]/g, '').trim();
+  if (/:$/.test(t)) return true;
+  const ws = t.split(/\s+/).filter((w) => /^[A-Za-z]/.test(w));
+  return ws.length >= 1 && ws.length <= 6 && ws.every((w) => /^[A-Z]/.test(w)) && !/[.!?]$/.test(t);
+}
+
+/**
+ * Why a template (its text with slots as `{name}`) is not a procedure a maintainer would keep, or
+ * null. Read on the template's constant text with its slots filled by placeholders, so the same
+ * judgement applies to a deterministic draft and to a model's.
+ */
+export function unkeptForm(template: string, source: ActionLine['source']): string | null {
+  const { text, tokens } = filled(template);
+  // Templates do not record whether their block was a shell one: a line without brackets or
+  // semicolons that does not open with an assignment reads as a command.
+  const st = statementOf({ source, shell: source === 'code' && !/[(){};]/.test(text) && !/^[\w.$[\]]+\s*=/.test(text), text, tokens });
+  if (tokens.length === 1 && filePath(tokens[0]!)) return 'it is only a file path, not an action';
+  switch (st.kind) {
+    case 'import':
+      return 'it is only an import line';
+    case 'assignment':
+      return 'it is only a variable assignment';
+    case 'control':
+      return 'it is a control-flow fragment (if, for, return, def …), not a statement of its own';
+    case 'markup':
+      return 'it is markup or punctuation, not an action';
+    case 'heading':
+      return 'it is a heading-like phrase, not an action';
+    default:
+      return null;
+  }
+}
+
+/** Extensions of files that are read, not run: a line that is one such path names a file. */
+const DOCUMENT = /\.(md|mdx|txt|json|jsonl|ya?ml|toml|ini|cfg|conf|csv|tsv|html?|xml|lock|log|pdf|png|jpe?g|gif|svg)$/i;
+
+function filePath(token: string): boolean {
+  if (/^(\.{1,2}\/|\/|~\/)/.test(token)) return false;
+  return DOCUMENT.test(token) || (/\//.test(token) && !/\.(sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1|bat|cmd|exe)$/i.test(token) && !/^[a-z][\w.-]*\/[\w.-]+@/.test(token));
+}
+
+/** A template's text with slots as `X` and escaped braces as braces, and its tokens. */
+function filled(template: string): { text: string; tokens: string[] } {
+  const text = template.replace(/\{\{|\}\}/g, '§').replace(/\{[A-Za-z_]\w*\}/g, 'X').replace(/§/g, '{');
+  return { text, tokens: text.split(/\s+/).filter(Boolean) };
+}
+
+/**
+ * Why a contract as a whole is not a procedure a maintainer would keep, or null: every template is
+ * the same short command of one program, whose constant part is the program and at most one more
+ * word (`git checkout {branch}`, `kill -9 {pid}`, `pip install {package}`). That command line is
+ * already the program's interface: an invoke of it is no shorter than the line and abstracts
+ * nothing. A longer command keeps its constant flags in the contract and is kept. An action of the
+ * skill's own domain (`go to {receptacle}`, `take {object} from {receptacle}`) shows no sign of a
+ * program (a flag, a path, an assignment, a pipe, a program name that is not a word, a code line
+ * whose first word is no verb of the lexicon), and is kept.
+ */
+export function oneProgramCommand(contract: Pick<Contract, 'scope' | 'templates'>): string | null {
+  const ts = contract.templates;
+  if (ts.length === 0) return null;
+  const shapes = ts.map((t) => ({ t, ...filled(t.template), constant: t.template.replace(/\{[A-Za-z_]\w*\}/g, ' ').split(/\s+/).filter((w) => /[A-Za-z0-9]/.test(w)) }));
+  const commands = shapes.every((x) => statementOf({ source: x.t.source, shell: x.t.source === 'code' && !/[(){};]/.test(x.text), text: x.text, tokens: x.tokens }).kind === 'command');
+  if (!commands || shapes.some((x) => x.constant.length > 2)) return null;
+  if (new Set(shapes.map((x) => x.constant.join(' ').toLowerCase())).size !== 1) return null;
+  if (!shapes.some((x) => programSigns(x.t, x.tokens))) return null;
+  return `its ${ts.length === 1 ? 'template is' : 'templates are'} one short command of \`${shapes[0]!.tokens[0]}\` (constant part \`${shapes[0]!.constant.join(' ')}\`), already that program's interface: an invoke would be no shorter than the line and abstracts nothing`;
+}
+
+function programSigns(t: Pick<ActionTemplate, 'source'>, tokens: readonly string[]): boolean {
+  const head = tokens[0] ?? '';
+  if (!/^[a-z]+$/.test(head)) return true;
+  if (t.source === 'code' && loadVerbLexicon().classOf(head) === undefined) return true;
+  // A flag, a path, an assignment, a pipe or redirect, a file name; not words offered as
+  // alternatives (`in/on`, `and/or`).
+  const alternatives = (w: string) => /^[A-Za-z]+(\/[A-Za-z]+)+$/.test(w);
+  return tokens.some((w) => /^--?[A-Za-z0-9]/.test(w) || /[=|>]/.test(w) || (/[/\\]/.test(w) && !alternatives(w)) || /^[\w-]+\.[a-z]{1,4}$/.test(w));
+}
