@@ -20,6 +20,7 @@ import { escapeTemplateText } from '../rewrite/templates.js';
 
 export const EXTRACT_VERSION = 2;
 const MAX_TEMPLATES = 8;
+const INTERPRETERS = /^(python[23]?|node|bash|sh|zsh|ruby|deno|bun|tsx|ts-node|pwsh|powershell|perl|php|uv|npx|bunx|Rscript|java|go)$/;
 const MAX_CONDITIONS = 3;
 
 export interface MemberUnit {
@@ -39,13 +40,26 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
     .map((x) => {
       // One instance per unit: its first line of this shape.
       const seen = new Set<string>();
-      const inst: ActionLine[] = x.g.lines.filter((l) => !seen.has(l.unit) && (seen.add(l.unit), true));
-      return { ...x, inst, au: bareSlots(antiUnify(inst.map((l) => l.tokens), inst.map((l) => l.spaced))) };
+      let inst: ActionLine[] = x.g.lines.filter((l) => !seen.has(l.unit) && (seen.add(l.unit), true));
+      let au = bareSlots(antiUnify(inst.map((l) => l.tokens), inst.map((l) => l.spaced)));
+      // A line whose value keeps quotes the others lack (`"$f"` beside `in.mp4`) passes a shell
+      // expression, not a value: it is no instance, and the rest are aligned again without it.
+      const quoted = inst.filter((_, i) => au.fillers[i]!.some((v) => /^["'`]|["'`]$/.test(v)));
+      if (quoted.length > 0 && inst.length - quoted.length >= 2) {
+        inst = inst.filter((l) => !quoted.includes(l));
+        au = bareSlots(antiUnify(inst.map((l) => l.tokens), inst.map((l) => l.spaced)));
+      }
+      return { ...x, inst, units: new Set(inst.map((l) => l.unit)), au };
     })
+    .filter((x) => x.units.size >= 2)
     .filter((x) => x.g.source !== 'step' || actionStep(x.inst, x.au))
     // A program name alone before a slot of whole command tails (`uv {x}` over `uv pip install a`
     // and `uv run b.py`) is no procedure: its slot holds different commands.
     .filter((x) => x.au.pieces.filter((p) => p.kind === 'const' && /[A-Za-z]{2}/.test(p.token)).length > 1 || x.au.fillers.every((f) => f.every((v) => !/\s/.test(v) || /^[A-Za-z][\w-]*( [A-Za-z][\w-]*)? \d+$/.test(v))))
+    // An interpreter before a slot of different scripts or programs (`python {script} <path>`,
+    // `pwsh {script} -BuildId …`): the slot holds what does the work, so the members run
+    // different procedures that only share how they are started.
+    .filter((x) => !(x.au.pieces[0]?.kind === 'const' && INTERPRETERS.test(x.au.pieces[0].token) && x.au.pieces[1]?.kind === 'slot' && new Set(x.au.fillers.map((f) => f[(x.au.pieces[1] as { index: number }).index])).size > 1))
     .sort((a, b) => b.units.size - a.units.size || lines.indexOf(a.g.lines[0]!) - lines.indexOf(b.g.lines[0]!));
   // An inline span of one word that never varies (`RUBE_SEARCH_TOOLS`, `pytest`) names a tool or a
   // command in a sentence; the sentence's step is the action. It is a tool, not a template.
@@ -63,15 +77,16 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
     for (let s = 0; s < au.slotCount; s++) {
       const at = au.pieces.findIndex((p) => p.kind === 'slot' && p.index === s);
       const before: string[] = [];
-      for (let k = at - 1; k >= 0 && before.length < 3; k--) {
+      for (let k = at - 1; k >= 0 && before.length < 6; k--) {
         const p = au.pieces[k]!;
         if (p.kind !== 'const') break;
         before.push(p.token);
       }
+      const reach = au.pieces.slice(0, at).flatMap((p) => (p.kind === 'const' ? [p.token] : [])).reverse();
       const next = au.pieces[at + 1];
       const values = au.fillers.map((f) => f[s]!);
       const leading = au.pieces.slice(0, at).filter((p) => p.kind === 'const').length;
-      const shape = shapeSlot({ before, after: next?.kind === 'const' ? next.token : undefined, prose: g.source !== 'code', leading }, values);
+      const shape = shapeSlot({ before, reach, after: next?.kind === 'const' ? next.token : undefined, prose: g.source !== 'code' || !g.lines[0]!.shell, leading }, values);
       const byUnit = new Map(inst.map((l, i) => [l.unit, values[i]!] as const));
       const taken = (n: string) => names.includes(n) || (valuesByName.has(n) && !sameRole(valuesByName.get(n)!, byUnit));
       let name = shape.name;

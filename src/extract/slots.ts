@@ -31,10 +31,15 @@ export interface SlotContext {
   readonly before: readonly string[];
   /** The constant token right after the slot. */
   readonly after?: string | undefined;
-  /** Whether the line is prose-like (a numbered step or an inline span), where the noun after a slot names it. */
+  /**
+   * Whether the line reads as words rather than a shell command line (a numbered step, an inline
+   * span, a line of a text block of actions), where the nouns around a slot name it.
+   */
   readonly prose?: boolean;
   /** How many constant tokens of the line stand before the slot (the first is the command). */
   readonly leading?: number;
+  /** Every constant token before the slot, nearest first, past other slots (`pip install {a} numpy {b}`). */
+  readonly reach?: readonly string[];
 }
 
 /** Names that say nothing about the value: what is left when no evidence names a slot. */
@@ -43,7 +48,8 @@ export const GENERIC_SLOT_NAMES: ReadonlySet<string> = new Set(['value', 'target
 const OUTPUT_FLAG = /^(--?o|--out|--output|--output-file|--outfile|--out-file|--dest|--destination|>|>>|-O)$/;
 const SHORT_FLAGS: Record<string, string> = { i: 'input', f: 'file', d: 'directory', c: 'config', p: 'path', n: 'count', t: 'tag', u: 'user', e: 'env', k: 'key', r: 'requirements', m: 'module' };
 const WORD_BEFORE: readonly [RegExp, string][] = [
-  [/^(install|add|require|uninstall|remove)$/i, 'package'],
+  // `add` names packages only after a package manager (packagesOf); `git add` adds files.
+  [/^(install|require|uninstall)$/i, 'package'],
   [/^(cd|mkdir|ls|rmdir|pushd)$/, 'directory'],
   [/^clone$/, 'repository'],
   [/^(curl|wget|fetch|goto|open_url|navigate)$/, 'url'],
@@ -68,15 +74,24 @@ export function shapeSlot(context: SlotContext | string | undefined, values: rea
   return { name, type, output };
 }
 
-/** Package names after an install command, past its flags (`npm install --save-dev {x}`). */
+/**
+ * Package names after an install command, past its flags and the packages it names before the
+ * slot (`npm install --save-dev {x}`, `pip install torch numpy {x}`). `add` counts only after a
+ * package manager: `git add {x}` adds files.
+ */
 function packagesOf(ctx: SlotContext, present: readonly string[]): string | null {
-  const i = ctx.before.findIndex((t) => !/^-/.test(t));
+  const before = ctx.reach ?? ctx.before;
+  const i = before.findIndex((t) => !/^-/.test(t) && !(/^[a-z][\w.-]*$/.test(t) && !/^(install|add|i)$/.test(t)));
   if (i < 0) return null;
-  const verb = ctx.before[i]!;
-  if (!/^(install|add)$/.test(verb) && !(verb === 'i' && /^(npm|pnpm|yarn|bun)$/.test(ctx.before[i + 1] ?? ''))) return null;
+  const verb = before[i]!;
+  const manager = before[i + 1] ?? '';
+  const installs = verb === 'install' || (verb === 'add' && PACKAGE_MANAGERS.test(manager)) || (verb === 'i' && /^(npm|pnpm|yarn|bun)$/.test(manager));
+  if (!installs) return null;
   if (present.length === 0 || !present.every((v) => /^[@\w][\w@/.\-^~=<>[\],]*( [@\w][\w@/.\-^~=<>[\],]*)*$/.test(v))) return null;
   return present.some((v) => /\s/.test(v)) ? 'packages' : 'package';
 }
+
+const PACKAGE_MANAGERS = /^(npm|pnpm|yarn|bun|cargo|poetry|uv|pipx|conda|mamba|brew|apt|apt-get|dnf|yum|apk|gem|go|dotnet|composer|skills)$/;
 
 function nameFromContext(ctx: SlotContext): string | null {
   const before = ctx.before;
@@ -114,8 +129,10 @@ function nameFromContext(ctx: SlotContext): string | null {
   const w0 = words[0] ?? '';
   const w = /^(up|down|out|off|over|away|back)$/i.test(w0) && words[1] ? words[1] : w0;
   for (const [re, name] of WORD_BEFORE) if (re.test(w)) return name;
-  // The noun before it, when it is not the command itself: `move crate {x} to shelf {y}`.
-  if ((ctx.leading ?? before.length) > 1 && /^[a-z]{3,}$/.test(b0) && !STOP_WORDS.has(b0) && !CALL_VERBS.has(b0) && loadVerbLexicon().classOf(b0) === undefined) return b0;
+  // The noun before it, when it is not the command itself: `move crate {x} to shelf {y}`. Only in
+  // prose and inline actions: in a command line the word before a slot is an argument of its own
+  // (`pip install numpy {x}`, `-c:a aac {x}`), and labels are flags or keys.
+  if (ctx.prose && (ctx.leading ?? before.length) > 1 && /^[a-z]{3,}$/.test(b0) && !STOP_WORDS.has(b0) && !CALL_VERBS.has(b0) && loadVerbLexicon().classOf(b0) === undefined) return b0;
   // The noun after it in prose: `your {x} account`, `the {x} branch`.
   if (ctx.prose && ctx.after && /^[a-z]{3,}$/.test(ctx.after) && !STOP_WORDS.has(ctx.after) && !CALL_VERBS.has(ctx.after)) return ctx.after;
   return null;

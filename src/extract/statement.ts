@@ -58,7 +58,7 @@ export function statementOf(line: Pick<ActionLine, 'source' | 'shell' | 'text' |
     return { kind: 'markup', head: first };
   }
   if (line.source === 'code' || line.source === 'inline') {
-    if (/^(export\s+)?[A-Za-z_][A-Za-z0-9_]*=/.test(text) && !/\s/.test(text.split('=')[0]!)) return { kind: 'assignment', head: first };
+    if (/^(export\s+)?[A-Za-z_][A-Za-z0-9_]*=/.test(text)) return { kind: 'assignment', head: first };
     if ((line.source === 'code' || /^(if|for|while|until|case|do|done|then|fi|else|elif|esac)\b/.test(text)) && CONTROL.test(text)) return { kind: 'control', head: first };
     if (line.source === 'inline' && (DECLARATION.test(text) || (ASSIGNMENT.test(text) && !/^[\w.-]+\s+-/.test(text)) || KEY_VALUE.test(text))) return { kind: 'assignment', head: first };
     if (MARKUP.test(text) && !/^\/[\w-]/.test(text)) return { kind: 'markup', head: first };

@@ -67,6 +67,19 @@ describe('coverage catches a misnamed contract', () => {
   });
 });
 
+describe('form catches a procedure nobody would keep', () => {
+  it('rejects an assignment, an import, or one short command of a program, before any score', async () => {
+    const { cluster, members } = await clusterOf('coverage', 'Install dependencies');
+    const honest = draft(cluster, members);
+    const as = (template: string) => verify({ ...honest, templates: [{ ...honest.templates[0]!, template }] }, members);
+    expect(as('pip install {package}')).toMatchObject({ decision: 'reject', firstFailed: 'form' });
+    expect(as('pip install {package}').reason).toMatch(/one short command of `pip`/);
+    expect(as('pkg = {package}').reason).toMatch(/only a variable assignment/);
+    expect(as('from {package} import main').reason).toMatch(/only an import line/);
+    expect(verify(honest, members).firstFailed).toBeNull();
+  });
+});
+
 describe('binding catches an over-wide cluster', () => {
   it('rejects a cluster where most parents never run the command', async () => {
     const { cluster, members } = await clusterOf('binding', 'Install dependencies');

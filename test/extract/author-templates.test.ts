@@ -1,0 +1,72 @@
+/**
+ * Author templates (issue 19 item 1): placeholders the authors wrote become slots under their own
+ * names; concrete lines that match are call-sites with bare values.
+ */
+import { describe, expect, it } from 'vitest';
+import { authorTemplateOf, canonicalSlotName, matchConcrete, stripActionLabel, unifySpellings } from '../../src/extract/author-templates.js';
+import { tokenizeCode, tokenizeLine, type ActionLine } from '../../src/extract/action-lines.js';
+
+function line(source: ActionLine['source'], text: string, shell = false) {
+  const { tokens } = source === 'code' && !shell ? tokenizeCode(text) : tokenizeLine(text);
+  return { source, shell, text, tokens };
+}
+
+describe('authorTemplateOf', () => {
+  it('reads {x}, <x>, [X] and, outside code blocks, $X as placeholders, spelt out', () => {
+    expect(authorTemplateOf(line('inline', 'heat {obj} with {recep}'))).toMatchObject({ key: 'heat {} with {}', names: ['object', 'receptacle'], written: ['{obj}', '{recep}'] });
+    expect(authorTemplateOf(line('inline', 'take <object> from <receptacle>'))?.key).toBe('take {} from {}');
+    expect(authorTemplateOf(line('inline', 'git clone [REPO_URL]'))?.names).toEqual(['repository_url']);
+    expect(authorTemplateOf(line('inline', 'npm install $PKG'))?.names).toEqual(['package']);
+  });
+
+  it('leaves the shell its variables, HTML its elements, links their text and code its f-strings', () => {
+    expect(authorTemplateOf(line('code', 'echo $OPENAI_API_KEY', true))).toBeNull();
+    expect(authorTemplateOf(line('inline', 'cd $HOME'))).toBeNull();
+    expect(authorTemplateOf(line('inline', 'wrap it in <div> tags'))).toBeNull();
+    expect(authorTemplateOf(line('step', 'open [README](https://x.example)'))).toBeNull();
+    expect(authorTemplateOf(line('code', 'print(f"hello {name}")'))).toBeNull();
+  });
+
+  it('needs a leading word that acts: not a message the skill prints', () => {
+    expect(authorTemplateOf(line('code', 'Tests passing ({n} tests, 0 failures)'))).toBeNull();
+    expect(authorTemplateOf(line('code', 'Ready to implement {feature}'))).toBeNull();
+    expect(authorTemplateOf(line('inline', '{object} is hot'))).toBeNull();
+    expect(authorTemplateOf(line('inline', 'open {receptacle}'))?.key).toBe('open {}');
+  });
+
+  it('refuses two placeholders with nothing between them, and imports or assignments', () => {
+    expect(authorTemplateOf(line('inline', 'move {a}{b}'))).toBeNull();
+    expect(authorTemplateOf(line('code', 'from {module} import x'))).toBeNull();
+  });
+});
+
+describe('names and spellings', () => {
+  it('canonicalSlotName: snake case, abbreviations spelt out, your- dropped', () => {
+    expect(canonicalSlotName('recep')).toBe('receptacle');
+    expect(canonicalSlotName('targetObj')).toBe('target_object');
+    expect(canonicalSlotName('your-repo-dir')).toBe('repository_directory');
+    expect(canonicalSlotName('OUTPUT_FILE')).toBe('output_file');
+  });
+
+  it('unifySpellings: the name most spellings use', () => {
+    const spellings = ['go to {recep}', 'go to {receptacle}', 'go to <receptacle>', 'go to {location}'].map((t) => authorTemplateOf(line('inline', t))!);
+    expect(unifySpellings(spellings)).toEqual({ template: 'go to {receptacle}', slots: ['receptacle'] });
+  });
+
+  it('stripActionLabel drops a label before an environment action', () => {
+    expect(stripActionLabel('Action: go to fridge 1')).toBe('go to fridge 1');
+    expect(stripActionLabel('go to fridge 1')).toBe('go to fridge 1');
+  });
+});
+
+describe('matchConcrete', () => {
+  const t = { template: 'open {receptacle}', slots: ['receptacle'] };
+  it('binds the bare value of a concrete line, label aside', () => {
+    expect(matchConcrete(t, 'Action: open drawer 2')).toEqual({ receptacle: 'drawer 2' });
+    expect(matchConcrete({ template: 'put {object} in/on {receptacle}', slots: ['object', 'receptacle'] }, 'put mug 1 in/on shelf 2')).toEqual({ object: 'mug 1', receptacle: 'shelf 2' });
+  });
+  it('refuses values that are program arguments', () => {
+    expect(matchConcrete(t, 'open -a "Google Chrome"')).toBeNull();
+    expect(matchConcrete(t, 'open file.txt | grep x')).toBeNull();
+  });
+});

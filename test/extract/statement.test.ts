@@ -1,0 +1,91 @@
+/**
+ * Statements (issue 19 items 4 and 6): what kind of statement a line is, and which templates and
+ * contracts the verifier's form gate refuses as procedures nobody would keep.
+ */
+import { describe, expect, it } from 'vitest';
+import { headingLike, oneProgramCommand, statementOf, unkeptForm } from '../../src/extract/statement.js';
+import { tokenizeCode, tokenizeLine, type ActionLine } from '../../src/extract/action-lines.js';
+import type { ActionTemplate } from '../../src/ir/types.js';
+
+function line(source: ActionLine['source'], text: string, shell = false) {
+  const { tokens } = source === 'code' && !shell ? tokenizeCode(text) : tokenizeLine(text);
+  return { source, shell, text, tokens };
+}
+
+function tpl(template: string, source: ActionTemplate['source'] = 'code'): ActionTemplate {
+  return { template, slots: [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!), source, instances: [] };
+}
+
+describe('statementOf', () => {
+  it('tells commands, calls, assignments, imports, control flow and markup apart', () => {
+    expect(statementOf(line('code', 'pip install pandas', true))).toEqual({ kind: 'command', head: 'pip' });
+    expect(statementOf(line('code', '.venv/bin/python run.py', true)).kind).toBe('command');
+    expect(statementOf(line('code', 'client.files.create(name="x")'))).toEqual({ kind: 'call', head: 'client.files.create' });
+    expect(statementOf(line('code', 'mol = Chem.MolFromSmiles(s)')).kind).toBe('assignment');
+    expect(statementOf(line('code', 'export TOKEN=abc', true)).kind).toBe('assignment');
+    expect(statementOf(line('code', 'from zarr import open_group')).kind).toBe('import');
+    expect(statementOf(line('code', 'import numpy as np')).kind).toBe('import');
+    expect(statementOf(line('code', 'for i in range(3):')).kind).toBe('control');
+    expect(statementOf(line('code', '</div>')).kind).toBe('markup');
+    expect(statementOf(line('code', 'name: my-skill')).kind).toBe('assignment');
+  });
+
+  it('reads numbered steps as actions, and title-case phrases as headings', () => {
+    expect(statementOf(line('step', 'Run the tests before you commit'))).toEqual({ kind: 'action', head: 'run' });
+    expect(statementOf(line('step', 'Security Audit')).kind).toBe('heading');
+    expect(statementOf(line('step', 'Component diagram:')).kind).toBe('heading');
+  });
+
+  it('headingLike: a colon at the end, or every word capitalised without a full stop', () => {
+    expect(headingLike('Security Audit')).toBe(true);
+    expect(headingLike('Next steps:')).toBe(true);
+    expect(headingLike('Open the file.')).toBe(false);
+    expect(headingLike('Open the file')).toBe(false);
+  });
+});
+
+describe('unkeptForm (one template)', () => {
+  it('refuses imports, assignments, control fragments, markup, heading-like phrases and file paths', () => {
+    expect(unkeptForm('from zarr import {name}', 'code')).toMatch(/import/);
+    expect(unkeptForm('mol = {value}', 'code')).toMatch(/assignment/);
+    expect(unkeptForm('if {condition}:', 'code')).toMatch(/control-flow/);
+    expect(unkeptForm('<{element}>', 'code')).toMatch(/markup/);
+    expect(unkeptForm('Security Audit {name}', 'step')).toMatch(/heading-like/);
+    expect(unkeptForm('rules/{name}.md', 'code')).toMatch(/file path/);
+  });
+
+  it('keeps commands, calls, scripts and actions', () => {
+    expect(unkeptForm('pip install {package}', 'code')).toBeNull();
+    expect(unkeptForm('./scripts/setup.sh {target}', 'code')).toBeNull();
+    expect(unkeptForm('client.create({name})', 'code')).toBeNull();
+    expect(unkeptForm('go to {receptacle}', 'inline')).toBeNull();
+    expect(unkeptForm('Run the linter on {path}', 'step')).toBeNull();
+  });
+});
+
+describe('oneProgramCommand (the whole contract)', () => {
+  const section = (...ts: ActionTemplate[]) => ({ scope: 'section' as const, templates: ts });
+  const action = (...ts: ActionTemplate[]) => ({ scope: 'action' as const, templates: ts });
+
+  it('refuses one short command of one program: the invoke would be no shorter', () => {
+    expect(oneProgramCommand(section(tpl('git checkout {branch}')))).toMatch(/one short command of `git`/);
+    expect(oneProgramCommand(section(tpl('pip install {package}'), tpl('pip install {package} {extra}')))).toMatch(/`pip install`/);
+    expect(oneProgramCommand(action(tpl('kill -9 {pid}', 'inline')))).toMatch(/`kill`/);
+    expect(oneProgramCommand(action(tpl('cd {directory}')))).toMatch(/`cd`/);
+  });
+
+  it('keeps a longer command, whose constant flags the contract holds', () => {
+    expect(oneProgramCommand(section(tpl('pip install --upgrade --quiet {package}')))).toBeNull();
+    expect(oneProgramCommand(section(tpl('curl -fsSL {url} | sh')))).toBeNull();
+  });
+
+  it('keeps several steps, even of one program', () => {
+    expect(oneProgramCommand(section(tpl('git add {path}'), tpl('git commit -m {message}')))).toBeNull();
+  });
+
+  it("keeps the domain's own actions: no flag, path or program name in sight", () => {
+    expect(oneProgramCommand(action(tpl('go to {receptacle}', 'inline')))).toBeNull();
+    expect(oneProgramCommand(action(tpl('put {object} in/on {receptacle}', 'inline')))).toBeNull();
+    expect(oneProgramCommand(section(tpl('take {object} from {source}')))).toBeNull();
+  });
+});
