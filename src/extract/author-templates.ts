@@ -114,13 +114,17 @@ function isVerb(word: string): boolean {
  * The slot values of a concrete line that instantiates an author template (its action label
  * aside), or null. A value that reads as a program's arguments — a flag, quotes, a pipe, a
  * redirect, a command substitution — is no value of the placeholder: `open -a "Google Chrome"` is
- * a shell command, not `open {receptacle}`.
+ * a shell command, not `open {receptacle}`. Nor is a value that is a placeholder itself
+ * (`use [module]`, `activate OBJ`): that line is one more spelling of the template, not a call.
  */
 export function matchConcrete(template: { template: string; slots: readonly string[] }, text: string): Record<string, string> | null {
   const values = matchTemplate(template, stripActionLabel(text));
   if (!values) return null;
-  return Object.values(values).some((v) => /^-|["'`|;<>]|\$\(|&&/.test(v)) ? null : values;
+  return Object.values(values).some((v) => /^-|["'`|;<>]|\$\(|&&/.test(v) || PLACEHOLDER_VALUE.test(v)) ? null : values;
 }
+
+/** A value that is itself a placeholder: `[module]`, `{x}`, `OBJ`, `ITEM_NAME`. */
+const PLACEHOLDER_VALUE = /^(\[[^\]]*\]|\{[^}]*\}|[A-Z][A-Z_]{2,})$/;
 
 /** `Action: go to fridge 1` → `go to fridge 1`: a label before an environment action is not part of it. */
 export function stripActionLabel(text: string): string {

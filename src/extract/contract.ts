@@ -166,7 +166,9 @@ export function extractActionContract(cluster: Cluster, members: readonly Member
     const values = instances.map((i) => i.bindings[name] ?? '').filter((v) => v !== '');
     const examples = [...new Set(values)].slice(0, 3).map((v) => `\`${v}\``).join(', ');
     const spelt = [...new Set(t.spellings.flatMap((s) => s.split(' ')))].filter((w) => canonicalSlotName(w.replace(/^[{<[$]+|[}>\]]+$/g, '')) === name.replace(/_\d+$/, '')).slice(0, 4);
-    return { name, type: shapeSlot(undefined, values).type, required: true, description: `named by the authors${spelt.length ? ` (${spelt.map((w) => `\`${w}\``).join(', ')})` : ''}${examples ? `; seen: ${examples}` : ''}` };
+    // A placeholder stands for one value: `blast furnace` and `drawer 2` are names, not lists.
+    const kind = shapeSlot(undefined, values).type;
+    return { name, type: kind === 'list' ? 'string' : kind, required: true, description: `named by the authors${spelt.length ? ` (${spelt.map((w) => `\`${w}\``).join(', ')})` : ''}${examples ? `; seen: ${examples}` : ''}` };
   });
   const prose = members.map((m) => proseOf(m.unit));
   const { scripts, references } = filesUsedBy(members);

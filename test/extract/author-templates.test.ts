@@ -69,4 +69,9 @@ describe('matchConcrete', () => {
     expect(matchConcrete(t, 'open -a "Google Chrome"')).toBeNull();
     expect(matchConcrete(t, 'open file.txt | grep x')).toBeNull();
   });
+  it('refuses a value that is a placeholder itself: another spelling, not a call', () => {
+    expect(matchConcrete(t, 'open [container]')).toBeNull();
+    expect(matchConcrete(t, 'open OBJ')).toBeNull();
+    expect(matchConcrete(t, 'open TV 1')).toEqual({ receptacle: 'TV 1' });
+  });
 });

@@ -21,6 +21,7 @@ export function contract(id: string, input: readonly FieldSpec[], over: Partial<
     templates: [],
     source_parents: ['skills/a', 'skills/b'],
     provenance: { method: 'deterministic', version: 1 },
+    scope: 'section',
     ...over,
   };
 }
