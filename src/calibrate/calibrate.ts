@@ -26,7 +26,7 @@ export interface CalibrateOptions extends Omit<PopulationOptions, 'policy'> {
   readonly scan: RiskScanFn;
 }
 
-export const GATES: readonly Gate[] = ['extraction_failed', 'schema_invalid', 'form', 'risk', 'binding', 'coverage', 'replacement'];
+export const GATES: readonly Gate[] = ['extraction_failed', 'schema_invalid', 'risk', 'form', 'binding', 'coverage', 'replacement'];
 
 export interface ClassSummary {
   readonly name: ControlClassName;

@@ -116,12 +116,23 @@ function isVerb(word: string): boolean {
  * redirect, a command substitution — is no value of the placeholder: `open -a "Google Chrome"` is
  * a shell command, not `open {receptacle}`. Nor is a value that is a placeholder itself
  * (`use [module]`, `activate OBJ`): that line is one more spelling of the template, not a call.
+ * A path (`use exploit/windows/smb/…`) fills only a slot whose name says it holds one: a
+ * `{tool}` of one domain is not the module path of another.
  */
 export function matchConcrete(template: { template: string; slots: readonly string[] }, text: string): Record<string, string> | null {
   const values = matchTemplate(template, stripActionLabel(text));
   if (!values) return null;
-  return Object.values(values).some((v) => /^-|["'`|;<>]|\$\(|&&/.test(v) || PLACEHOLDER_VALUE.test(v)) ? null : values;
+  const path = (slot: string, v: string) => /[/\\]/.test(v) && !/^[A-Za-z]+(\/[A-Za-z]+)+$/.test(v) && !PATH_SLOT.test(slot);
+  // A name is a noun phrase: a preposition inside the value (`use {tool}` over `use thermometer on
+  // metal fork`) means the line says more than the template, so it is another action's call.
+  const phrase = (slot: string, v: string) => !PATH_SLOT.test(slot) && /\s/.test(v) && v.split(/\s+/).some((w) => PREPOSITIONS.has(w.toLowerCase()) || PLACEHOLDER_VALUE.test(w));
+  return Object.entries(values).some(([slot, v]) => /^-|["'`|;<>]|\$\(|&&/.test(v) || PLACEHOLDER_VALUE.test(v) || path(slot, v) || phrase(slot, v)) ? null : values;
 }
+
+const PREPOSITIONS = new Set(['on', 'in', 'into', 'onto', 'to', 'with', 'from', 'at', 'by', 'using', 'via', 'under', 'inside', 'in/on']);
+
+/** Slots whose names say they hold a path: only they take a value with a slash. */
+const PATH_SLOT = /(path|file|dir|directory|folder|url|uri|link|script|repository|module|route|endpoint)/;
 
 /** A value that is itself a placeholder: `[module]`, `{x}`, `OBJ`, `ITEM_NAME`. */
 const PLACEHOLDER_VALUE = /^(\[[^\]]*\]|\{[^}]*\}|[A-Z][A-Z_]{2,})$/;

@@ -69,8 +69,11 @@ export function shapeSlot(context: SlotContext | string | undefined, values: rea
   const present = values.filter((v) => v !== '');
   const type = typeOf(present);
   const b0 = ctx.before[0] ?? '';
-  const output = OUTPUT_FLAG.test(b0.replace(/[=:]$/, ''));
-  const name = output ? 'output' : packagesOf(ctx, present) ?? nameFromContext(ctx) ?? nameFromValues(type, present);
+  // Values that are all flags (`--inplace`, `-v -x`) are options, whatever flag stands before
+  // them: that flag takes no value (`--execute {x}`).
+  const flags = present.length > 0 && present.every((v) => /^-/.test(v));
+  const output = !flags && OUTPUT_FLAG.test(b0.replace(/[=:]$/, ''));
+  const name = flags ? 'options' : output ? 'output' : packagesOf(ctx, present) ?? nameFromContext(ctx) ?? nameFromValues(type, present);
   return { name, type, output };
 }
 

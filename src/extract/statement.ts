@@ -9,6 +9,7 @@
 import type { ActionLine } from './action-lines.js';
 import type { ActionTemplate, Contract } from '../ir/types.js';
 import { loadVerbLexicon } from '../propose/lexicon.js';
+import { formatInvoke } from '../rewrite/invoke.js';
 
 export type StatementKind =
   /** A shell command or a program named in an inline span: `pip install x`, `go to fridge 1`. */
@@ -123,24 +124,45 @@ function filled(template: string): { text: string; tokens: string[] } {
 }
 
 /**
- * Why a contract as a whole is not a procedure a maintainer would keep, or null: every template is
- * the same short command of one program, whose constant part is the program and at most one more
- * word (`git checkout {branch}`, `kill -9 {pid}`, `pip install {package}`). That command line is
- * already the program's interface: an invoke of it is no shorter than the line and abstracts
- * nothing. A longer command keeps its constant flags in the contract and is kept. An action of the
- * skill's own domain (`go to {receptacle}`, `take {object} from {receptacle}`) shows no sign of a
- * program (a flag, a path, an assignment, a pipe, a program name that is not a word, a code line
- * whose first word is no verb of the lexicon), and is kept.
+ * Why a contract as a whole is not a procedure a maintainer would keep, or null: it is one command
+ * of one program (every template starts with the same program and shows a sign of one: a flag, a
+ * path, an assignment, a pipe, a program name that is not a word, a code line whose first word is
+ * no verb of the lexicon), and either its constant part is the program and at most one more word
+ * (`git checkout {branch}`, `kill -9 {pid}`), or the one invoke written for most of the units it was
+ * drawn from is no shorter than their lines of it (`pip install torch numpy {package}`). Such a command
+ * line is already the program's interface: a contract over it names it again and never pays. A
+ * longer command keeps its constant flags in the contract and is kept. An action of the skill's
+ * own domain (`go to {receptacle}`, `take {object} from {receptacle}`) shows no sign of a program
+ * and is kept. Lengths are compared in characters, a stand-in for tokens that needs no tokenizer
+ * in the verifier; the rewrite plan counts tokens before any call-site is replaced.
  */
-export function oneProgramCommand(contract: Pick<Contract, 'scope' | 'templates'>): string | null {
+export function oneProgramCommand(contract: Pick<Contract, 'id' | 'scope' | 'templates'>): string | null {
   const ts = contract.templates;
   if (ts.length === 0) return null;
   const shapes = ts.map((t) => ({ t, ...filled(t.template), constant: t.template.replace(/\{[A-Za-z_]\w*\}/g, ' ').split(/\s+/).filter((w) => /[A-Za-z0-9]/.test(w)) }));
   const commands = shapes.every((x) => statementOf({ source: x.t.source, shell: x.t.source === 'code' && !/[(){};]/.test(x.text), text: x.text, tokens: x.tokens }).kind === 'command');
-  if (!commands || shapes.some((x) => x.constant.length > 2)) return null;
-  if (new Set(shapes.map((x) => x.constant.join(' ').toLowerCase())).size !== 1) return null;
+  if (!commands || new Set(shapes.map((x) => (x.constant[0] ?? '').toLowerCase())).size !== 1) return null;
   if (!shapes.some((x) => programSigns(x.t, x.tokens))) return null;
-  return `its ${ts.length === 1 ? 'template is' : 'templates are'} one short command of \`${shapes[0]!.tokens[0]}\` (constant part \`${shapes[0]!.constant.join(' ')}\`), already that program's interface: an invoke would be no shorter than the line and abstracts nothing`;
+  const program = shapes[0]!.tokens[0];
+  const short = shapes.every((x) => x.constant.length <= 2) && new Set(shapes.map((x) => x.constant.join(' ').toLowerCase())).size === 1;
+  if (short) return `its ${ts.length === 1 ? 'template is' : 'templates are'} one short command of \`${program}\` (constant part \`${shapes[0]!.constant.join(' ')}\`), already that program's interface: an invoke would be no shorter than the line and abstracts nothing`;
+  // Per source unit: its lines of the templates against the one invoke that would stand for them.
+  const byUnit = new Map<string, { line: number; bindings: Record<string, string> }>();
+  for (const t of ts) {
+    for (const i of t.instances) {
+      const u = byUnit.get(i.unit) ?? { line: 0, bindings: {} };
+      u.line += i.text.trim().length + 1;
+      Object.assign(u.bindings, i.bindings);
+      byUnit.set(i.unit, u);
+    }
+  }
+  const slots = [...new Set(ts.flatMap((t) => t.slots))];
+  const instances = [...byUnit.values()].map((u) => ({ line: u.line - 1, invoke: formatInvoke(contract.id || 'x'.repeat(20), u.bindings, slots).length + 2 }));
+  if (instances.length === 0) return null;
+  const longer = instances.filter((i) => i.invoke >= i.line).length;
+  if (2 * longer < instances.length) return null;
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
+  return `it is one command of \`${program}\` whose invoke is no shorter than the line it stands for in ${longer} of its ${instances.length} source units (median ${median(instances.map((i) => i.invoke))} characters against ${median(instances.map((i) => i.line))}): the command line is already the program's interface and the contract would never pay`;
 }
 
 function programSigns(t: Pick<ActionTemplate, 'source'>, tokens: readonly string[]): boolean {

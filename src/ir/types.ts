@@ -255,7 +255,7 @@ export interface ExtractionFailure {
 }
 
 export type Decision = 'auto_promote' | 'review' | 'reject';
-export type CheckName = 'extraction_failed' | 'schema_invalid' | 'form' | 'risk' | 'binding' | 'coverage' | 'replacement' | 'score';
+export type CheckName = 'extraction_failed' | 'schema_invalid' | 'risk' | 'form' | 'binding' | 'coverage' | 'replacement' | 'score';
 
 export interface Evidence {
   readonly parent: string;

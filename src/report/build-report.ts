@@ -194,7 +194,7 @@ function llmReport(usage: ModelUsage, records: readonly ModelReplyRecord[]): Llm
   };
 }
 
-const FIRST_FAILED_ORDER = ['extraction_failed', 'schema_invalid', 'form', 'risk', 'binding', 'coverage', 'replacement', 'score', 'auto_promote', 'review'] as const;
+const FIRST_FAILED_ORDER = ['extraction_failed', 'schema_invalid', 'risk', 'form', 'binding', 'coverage', 'replacement', 'score', 'auto_promote', 'review'] as const;
 
 function pipelineYield(ir: BuildIR): BuildReport['pipeline'] {
   if (!ir.clusters || !ir.profiles) return null;

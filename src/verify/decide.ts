@@ -48,11 +48,12 @@ export function decide(input: DecisionInput, policy: Policy): Profile {
   });
   if (input.extractionFailure !== undefined || input.contract === null) return reject('extraction_failed', input.extractionFailure ?? 'no contract draft', []);
   if (input.schemaErrors && input.schemaErrors.length > 0) return reject('schema_invalid', `draft does not match schemas/contract.schema.json: ${input.schemaErrors.join('; ')}`, []);
-  if (input.formErrors && input.formErrors.length > 0) return reject('form', `not a procedure a maintainer would keep: ${input.formErrors.join('; ')}`, []);
   if (s.risk >= g.riskMax) {
     const sinks = [...new Set(input.risks.filter((r) => !r.declared).map((r) => r.sink))].join(', ');
     return reject('risk', `risk ${scores.risk} ≥ ${g.riskMax}: undeclared ${sinks}`, []);
   }
+  // After risk, so an unsafe sink is what a rejection names first.
+  if (input.formErrors && input.formErrors.length > 0) return reject('form', `not a procedure a maintainer would keep: ${input.formErrors.join('; ')}`, []);
   if (s.binding < g.bindingMin) return reject('binding', `binding ${scores.binding} < ${g.bindingMin}: required inputs lack evidence in some source parents`, input.evidence.binding.filter((e) => e.detail.includes('no evidence')));
   if (s.coverage < g.coverageMin) return reject('coverage', `coverage ${scores.coverage} < ${g.coverageMin}: the trigger and I/O names are missing from the source text`, input.evidence.coverage);
   if (s.replacement < g.replacementMin) return reject('replacement', `replacement ${scores.replacement} < ${g.replacementMin}: most source units cannot be swapped for an invoke`, input.evidence.replacement.filter((e) => e.detail.startsWith('not replaceable')));

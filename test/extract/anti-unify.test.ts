@@ -55,5 +55,7 @@ describe('slot shapes', () => {
     expect(shapeSlot({ before: ['--name'] }, ['x', 'y']).name).toBe('name');
     expect(shapeSlot({ before: ['-o'] }, ['a.png'])).toEqual({ name: 'output', type: 'image', output: true });
     expect(shapeSlot({ before: ['kill'] }, ['123', '456'])).toEqual({ name: 'count', type: 'integer', output: false });
+    // A flag that takes no value: what follows it is more flags.
+    expect(shapeSlot({ before: ['--execute'] }, ['--inplace', '--debug']).name).toBe('options');
   });
 });

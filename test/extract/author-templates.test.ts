@@ -74,4 +74,14 @@ describe('matchConcrete', () => {
     expect(matchConcrete(t, 'open OBJ')).toBeNull();
     expect(matchConcrete(t, 'open TV 1')).toEqual({ receptacle: 'TV 1' });
   });
+  it('leaves a line that says more than the template to the template that says it', () => {
+    expect(matchConcrete({ template: 'use {tool}', slots: ['tool'] }, 'use thermometer on metal fork')).toBeNull();
+    expect(matchConcrete({ template: 'use {tool}', slots: ['tool'] }, 'use OBJ on OBJ')).toBeNull();
+    expect(matchConcrete({ template: 'use {tool} on {content}', slots: ['tool', 'content'] }, 'use thermometer on metal fork')).toEqual({ tool: 'thermometer', content: 'metal fork' });
+    expect(matchConcrete({ template: 'look at {container}', slots: ['container'] }, 'look at blast furnace')).toEqual({ container: 'blast furnace' });
+  });
+  it('gives a path only to a slot whose name says it holds one', () => {
+    expect(matchConcrete({ template: 'use {tool}', slots: ['tool'] }, 'use exploit/windows/smb/ms17_010')).toBeNull();
+    expect(matchConcrete({ template: 'open {file}', slots: ['file'] }, 'open docs/intro.md')).toEqual({ file: 'docs/intro.md' });
+  });
 });

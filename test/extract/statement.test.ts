@@ -12,9 +12,11 @@ function line(source: ActionLine['source'], text: string, shell = false) {
   return { source, shell, text, tokens };
 }
 
-function tpl(template: string, source: ActionTemplate['source'] = 'code'): ActionTemplate {
-  return { template, slots: [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!), source, instances: [] };
+function tpl(template: string, source: ActionTemplate['source'] = 'code', instances: ActionTemplate['instances'] = []): ActionTemplate {
+  return { template, slots: [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!), source, instances };
 }
+
+const inst = (unit: string, text: string, bindings: Record<string, string>) => ({ unit, line: 1, text, bindings });
 
 describe('statementOf', () => {
   it('tells commands, calls, assignments, imports, control flow and markup apart', () => {
@@ -64,8 +66,8 @@ describe('unkeptForm (one template)', () => {
 });
 
 describe('oneProgramCommand (the whole contract)', () => {
-  const section = (...ts: ActionTemplate[]) => ({ scope: 'section' as const, templates: ts });
-  const action = (...ts: ActionTemplate[]) => ({ scope: 'action' as const, templates: ts });
+  const section = (...ts: ActionTemplate[]) => ({ id: 'some-contract', scope: 'section' as const, templates: ts });
+  const action = (...ts: ActionTemplate[]) => ({ id: 'some-contract', scope: 'action' as const, templates: ts });
 
   it('refuses one short command of one program: the invoke would be no shorter', () => {
     expect(oneProgramCommand(section(tpl('git checkout {branch}')))).toMatch(/one short command of `git`/);
@@ -77,6 +79,16 @@ describe('oneProgramCommand (the whole contract)', () => {
   it('keeps a longer command, whose constant flags the contract holds', () => {
     expect(oneProgramCommand(section(tpl('pip install --upgrade --quiet {package}')))).toBeNull();
     expect(oneProgramCommand(section(tpl('curl -fsSL {url} | sh')))).toBeNull();
+  });
+
+  it('refuses one command whose invoke is no shorter than its source lines', () => {
+    const t = tpl('pip install torch numpy {package}', 'code', [inst('a#1', 'pip install torch numpy', { package: '' }), inst('b#1', 'pip install torch numpy scipy', { package: 'scipy' })]);
+    expect(oneProgramCommand(section(t))).toMatch(/invoke is no shorter than the line it stands for in 2 of its 2 source units/);
+    const long = tpl('ffprobe -v error -show_entries {entries} -of default=noprint_wrappers=1:nokey=1 {input}', 'code', [
+      inst('a#1', 'ffprobe -v error -show_entries format=duration -of default=noprint_wrappers=1:nokey=1 in.mp4', { entries: 'format=duration', input: 'in.mp4' }),
+      inst('b#1', 'ffprobe -v error -show_entries stream=width -of default=noprint_wrappers=1:nokey=1 b.mkv', { entries: 'stream=width', input: 'b.mkv' }),
+    ]);
+    expect(oneProgramCommand(section(long))).toBeNull();
   });
 
   it('keeps several steps, even of one program', () => {

@@ -53,7 +53,7 @@ describe('coverage catches a misnamed contract', () => {
   it('promotes the honest draft and rejects the same draft under a trigger the text never uses', async () => {
     const { cluster, members } = await clusterOf('coverage', 'Install dependencies');
     const honest = draft(cluster, members);
-    expect(honest.templates.map((t) => t.template)).toEqual(['pip install --upgrade --quiet {package}']);
+    expect(honest.templates.map((t) => t.template)).toEqual(['pip install --upgrade --quiet --no-cache-dir --disable-pip-version-check {package}']);
     expect(honest.input_schema).toEqual([expect.objectContaining({ name: 'package', type: 'string', required: true })]);
     const ok = verify(honest, members);
     expect(ok.decision).toBe('auto_promote');

@@ -24,21 +24,21 @@ export type EnumValue = string;
 /** A structured value written as text (a mapping, an expression). (field type `object`) */
 export type ObjectText = string;
 
-/** Inputs of contract `curl-authorization-bearer-forecast-api`. */
-export interface CurlAuthorizationBearerForecastApiInput {
+/** Inputs of contract `curl-accept-authorization-bearer-forecast`. */
+export interface CurlAcceptAuthorizationBearerForecastInput {
   /** varies across source units; seen: `https://api.example.com/v1/news?q=${TOPIC}`, `https://api.example.com/v1/quote?q=${TICKER}`, `https://api.example.com/v1/weather?q=${CITY}` */
   readonly url: string;
 }
 
 /**
  * Call the news API
- * @contract curl-authorization-bearer-forecast-api
+ * @contract curl-accept-authorization-bearer-forecast
  * @sideEffect subprocess — shell commands in the templates
- * @action curl -s -H "authorization: Bearer {{FORECAST_API_KEY}}" "{url}"
+ * @action curl -s --retry 3 --max-time 20 --compressed -H "accept: application/json" -H "authorization: Bearer {{FORECAST_API_KEY}}" "{url}"
  */
-export declare function curlAuthorizationBearerForecastApi(args: CurlAuthorizationBearerForecastApiInput): void;
+export declare function curlAcceptAuthorizationBearerForecast(args: CurlAcceptAuthorizationBearerForecastInput): void;
 
 /** Every contract id, mapped to the inputs its function takes. */
 export interface Contracts {
-  "curl-authorization-bearer-forecast-api": CurlAuthorizationBearerForecastApiInput;
+  "curl-accept-authorization-bearer-forecast": CurlAcceptAuthorizationBearerForecastInput;
 }

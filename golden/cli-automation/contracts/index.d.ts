@@ -24,31 +24,6 @@ export type EnumValue = string;
 /** A structured value written as text (a mapping, an expression). (field type `object`) */
 export type ObjectText = string;
 
-/** Inputs of contract `curl-url-output`. */
-export interface CurlUrlOutputInput {
-  /** varies across source units; seen: `https://raw.githubusercontent.com/datasets/airport-codes/main/data/airport-codes.csv`, `https://d37ci6vzurychx.cloudfront.net/trip-data/yellow_tripdata_2024-01.parquet` */
-  readonly url: string;
-  /** where the result is written; seen: `data/airport-codes.csv`, `data/raw/yellow_tripdata_2024-01.parquet` */
-  readonly output: string;
-}
-
-/** Outputs of contract `curl-url-output`. */
-export interface CurlUrlOutputOutput {
-  /** file written by the action; seen: `data/airport-codes.csv`, `data/raw/yellow_tripdata_2024-01.parquet` */
-  readonly output: string;
-}
-
-/**
- * Download the data
- * @contract curl-url-output
- * @post --create-dirs creates the target folder:
- * @sideEffect filesystem — an output file flag in a template
- * @sideEffect network — wording: "Download"
- * @sideEffect subprocess — shell commands in the templates
- * @action curl -fsSL --retry 3 {url} --create-dirs -o {output}
- */
-export declare function curlUrlOutput(args: CurlUrlOutputInput): CurlUrlOutputOutput | void;
-
 /** Inputs of contract `git-clone-url`. */
 export interface GitCloneUrlInput {
   /** varies across source units; seen: `https://github.com/example-org/sqlite-helpers.git`, `https://github.com/example-org/backup-helpers.git`, `https://github.com/example-org/image-helpers.git` */
@@ -73,23 +48,7 @@ export interface GitCloneUrlInput {
  */
 export declare function gitCloneUrl(args: GitCloneUrlInput): void;
 
-/** Inputs of contract `npm-install-packages`. */
-export interface NpmInstallPackagesInput {
-  /** varies across source units; seen: `eslint @eslint/js prettier`, `typescript @types/node tsx` */
-  readonly packages: ListText;
-}
-
-/**
- * Install dev dependencies
- * @contract npm-install-packages
- * @sideEffect subprocess — shell commands in the templates
- * @action npm install --save-dev {packages}
- */
-export declare function npmInstallPackages(args: NpmInstallPackagesInput): void;
-
 /** Every contract id, mapped to the inputs its function takes. */
 export interface Contracts {
-  "curl-url-output": CurlUrlOutputInput;
   "git-clone-url": GitCloneUrlInput;
-  "npm-install-packages": NpmInstallPackagesInput;
 }
