@@ -52,11 +52,21 @@ export function groupLines(lines: readonly ActionLine[]): LineGroup[] {
   return groups;
 }
 
+/**
+ * Whether two lines of one statement align: at least half their tokens in common, or the same
+ * opening and a short tail of as many tokens that differs (`open fridge 1`, `open cabinet 2`: a
+ * value of a few words at the end).
+ */
 function alignable(a: readonly string[], b: readonly string[]): boolean {
   if (a.length === 0 || b.length === 0) return false;
   const common = lcs(a, b).length;
-  return common * 2 >= Math.max(a.length, b.length);
+  if (common * 2 >= Math.max(a.length, b.length)) return true;
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  return prefix >= 1 && prefix === common && a.length === b.length && a.length - prefix <= MAX_TAIL;
 }
+
+const MAX_TAIL = 3;
 
 /** Longest common subsequence of two token lists (case-sensitive). */
 export function lcs(a: readonly string[], b: readonly string[]): string[] {
@@ -79,37 +89,52 @@ export function lcs(a: readonly string[], b: readonly string[]): string[] {
 }
 
 /** `spaced[i][k]`: whether token k of line i had whitespace before it (fillers and the template keep it). */
-export function antiUnify(lines: readonly (readonly string[])[], spaced: readonly (readonly boolean[])[] = []): AntiUnified {
+/**
+ * `splitArguments`: in a shell command line, a gap where every line has the same few tokens is one
+ * slot per token (each is an argument of its own); elsewhere (`go to fridge 1`) a gap is one value.
+ */
+export function antiUnify(lines: readonly (readonly string[])[], spaced: readonly (readonly boolean[])[] = [], splitArguments = false): AntiUnified {
   let constants = [...lines[0]!];
   for (const l of lines.slice(1)) constants = lcs(constants, l);
   // Place each line's tokens around the constants; gaps[g] = tokens before constant g (g = constants.length: after the last).
   // Spacing before each constant and each gap, as the first line has it.
   const constSpaced: boolean[] = new Array<boolean>(constants.length).fill(true);
-  const gapSpaced: boolean[] = new Array<boolean>(constants.length + 1).fill(true);
   const gapsPerLine = lines.map((tokens, li) => {
-    const gaps: string[][] = Array.from({ length: constants.length + 1 }, () => []);
+    const gaps: { t: string; sp: boolean }[][] = Array.from({ length: constants.length + 1 }, () => []);
     let c = 0;
     tokens.forEach((t, ti) => {
       const sp = spaced[li]?.[ti] ?? true;
       if (c < constants.length && t === constants[c]) {
         if (li === 0) constSpaced[c] = sp;
         c++;
-      } else {
-        if (li === 0 && gaps[c]!.length === 0) gapSpaced[c] = sp;
-        // Inside a gap, keep the line's own spacing so the filler is a substring of the line.
-        gaps[c]!.push(gaps[c]!.length > 0 && sp ? ' ' + t : t);
-      }
+      } else gaps[c]!.push({ t, sp });
     });
     return gaps;
   });
-  const slotAt = new Map<number, number>();
-  for (let g = 0; g <= constants.length; g++) if (gapsPerLine.some((gaps) => gaps[g]!.length > 0)) slotAt.set(g, slotAt.size);
+  // A gap is one slot, except in shell lines when every line has the same few tokens in it: then
+  // each token is a slot of its own (`git clone {url} {directory}`, not one slot for both).
+  const MAX_SPLIT = 4;
   const pieces: AntiUnified['pieces'][number][] = [];
+  const fillers: string[][] = lines.map(() => []);
+  let slots = 0;
   for (let g = 0; g <= constants.length; g++) {
-    const s = slotAt.get(g);
-    if (s !== undefined) pieces.push({ kind: 'slot', index: s, spaced: gapSpaced[g]! });
+    const lens = gapsPerLine.map((gaps) => gaps[g]!.length);
+    if (lens.some((n) => n > 0)) {
+      const first = gapsPerLine[0]![g]!;
+      const k = lens[0]!;
+      const split = splitArguments && k >= 2 && k <= MAX_SPLIT && lens.every((n) => n === k);
+      if (split) {
+        for (let j = 0; j < k; j++) {
+          pieces.push({ kind: 'slot', index: slots++, spaced: first[j]!.sp });
+          gapsPerLine.forEach((gaps, li) => fillers[li]!.push(gaps[g]![j]!.t));
+        }
+      } else {
+        pieces.push({ kind: 'slot', index: slots++, spaced: first[0]?.sp ?? true });
+        // Inside a gap, keep the line's own spacing so the filler is a substring of the line.
+        gapsPerLine.forEach((gaps, li) => fillers[li]!.push(gaps[g]!.map((x, j) => (j > 0 && x.sp ? ' ' + x.t : x.t)).join('')));
+      }
+    }
     if (g < constants.length) pieces.push({ kind: 'const', token: constants[g]!, spaced: constSpaced[g]! });
   }
-  const fillers = gapsPerLine.map((gaps) => [...slotAt.keys()].map((g) => gaps[g]!.join('')));
-  return { pieces, slotCount: slotAt.size, fillers };
+  return { pieces, slotCount: slots, fillers };
 }

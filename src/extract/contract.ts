@@ -12,7 +12,7 @@ import { authorTemplateOf, canonicalSlotName, matchConcrete } from './author-tem
 import { matchTemplate } from '../rewrite/templates.js';
 import { actionLines, type ActionLine } from './action-lines.js';
 import { antiUnify, groupLines, type AntiUnified } from './anti-unify.js';
-import { shapeSlot } from './slots.js';
+import { GENERIC_SLOT_NAMES, shapeSlot } from './slots.js';
 import { linkedScripts } from '../propose/frame.js';
 import { loadVerbLexicon } from '../propose/lexicon.js';
 import { declaredSideEffects } from '../risk/declarations.js';
@@ -30,8 +30,19 @@ export interface MemberUnit {
 
 export function extractContract(cluster: Cluster, members: readonly MemberUnit[]): Contract | ExtractionFailure {
   if (cluster.origin === 'author-template') return extractActionContract(cluster, members);
-  const lines = members.flatMap((m) => actionLines(m.unit));
-  if (lines.length === 0) return { cluster: cluster.id, reason: 'no action lines: no member has fenced code, a command span or a numbered step' };
+  // A line with the authors' own placeholders that several members write alike (`go to
+  // {receptacle}`) defines an action rather than doing one: it is an author template's
+  // (propose/template-clusters.ts), and anti-unified here it would give a template of templates.
+  const all = members.flatMap((m) => actionLines(m.unit));
+  const keyOf = new Map(all.map((l) => [l, authorTemplateOf(l)?.key] as const));
+  const unitsOf = new Map<string, Set<string>>();
+  for (const [l, k] of keyOf) if (k !== undefined) unitsOf.set(k, (unitsOf.get(k) ?? new Set()).add(l.unit));
+  const lines = all.filter((l) => {
+    const k = keyOf.get(l);
+    return k === undefined || unitsOf.get(k)!.size < 2;
+  });
+  if (all.length === 0) return { cluster: cluster.id, reason: 'no action lines: no member has fenced code, a command span or a numbered step' };
+  if (lines.length === 0) return { cluster: cluster.id, reason: "no action lines but the authors' own templates, which are proposed on their own" };
   const shaped = groupLines(lines)
     .map((g) => ({ g, units: new Set(g.lines.map((l) => l.unit)) }))
     .filter((x) => x.units.size >= 2)
@@ -41,13 +52,13 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
       // One instance per unit: its first line of this shape.
       const seen = new Set<string>();
       let inst: ActionLine[] = x.g.lines.filter((l) => !seen.has(l.unit) && (seen.add(l.unit), true));
-      let au = bareSlots(antiUnify(inst.map((l) => l.tokens), inst.map((l) => l.spaced)));
+      let au = bareSlots(antiUnify(inst.map((l) => l.tokens), inst.map((l) => l.spaced), x.g.source === 'code' && x.g.lines[0]!.shell));
       // A line whose value keeps quotes the others lack (`"$f"` beside `in.mp4`) passes a shell
       // expression, not a value: it is no instance, and the rest are aligned again without it.
       const quoted = inst.filter((_, i) => au.fillers[i]!.some((v) => /^["'`]|["'`]$/.test(v)));
       if (quoted.length > 0 && inst.length - quoted.length >= 2) {
         inst = inst.filter((l) => !quoted.includes(l));
-        au = bareSlots(antiUnify(inst.map((l) => l.tokens), inst.map((l) => l.spaced)));
+        au = bareSlots(antiUnify(inst.map((l) => l.tokens), inst.map((l) => l.spaced), x.g.source === 'code' && x.g.lines[0]!.shell));
       }
       return { ...x, inst, units: new Set(inst.map((l) => l.unit)), au };
     })
@@ -72,9 +83,10 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
   // Values per slot name and unit, so a later template's slot with the same role (the same name,
   // the same value in every unit that fills both) is the same input, not a numbered copy.
   const valuesByName = new Map<string, Map<string, string>>();
-  const templates: ActionTemplate[] = groups.map(({ g, inst, au }) => {
-    const names: string[] = [];
-    for (let s = 0; s < au.slotCount; s++) {
+  // Every slot's shape first, so a slot whose values another slot repeats in every unit (`git
+  // clone {url} {x}` then `cd {x}`) takes the more telling of their names.
+  const shapes = groups.map(({ g, inst, au }) =>
+    Array.from({ length: au.slotCount }, (_, s) => {
       const at = au.pieces.findIndex((p) => p.kind === 'slot' && p.index === s);
       const before: string[] = [];
       for (let k = at - 1; k >= 0 && before.length < 6; k--) {
@@ -87,7 +99,20 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
       const values = au.fillers.map((f) => f[s]!);
       const leading = au.pieces.slice(0, at).filter((p) => p.kind === 'const').length;
       const shape = shapeSlot({ before, reach, after: next?.kind === 'const' ? next.token : undefined, prose: g.source !== 'code' || !g.lines[0]!.shell, leading }, values);
-      const byUnit = new Map(inst.map((l, i) => [l.unit, values[i]!] as const));
+      return { shape, values, byUnit: new Map(inst.map((l, i) => [l.unit, values[i]!] as const)) };
+    }),
+  );
+  const flat = shapes.flat();
+  const preferred = (x: (typeof flat)[number]) => {
+    const mates = flat.filter((y) => y === x || sameRole(y.byUnit, x.byUnit));
+    const telling = (y: (typeof flat)[number]) => !y.shape.byKind && !GENERIC_SLOT_NAMES.has(y.shape.name);
+    return (mates.find(telling) ?? mates.find((y) => !GENERIC_SLOT_NAMES.has(y.shape.name)) ?? x).shape.name;
+  };
+  const templates: ActionTemplate[] = groups.map(({ g, inst, au }, gi) => {
+    const names: string[] = [];
+    for (let s = 0; s < au.slotCount; s++) {
+      const { shape: own, values, byUnit } = shapes[gi]![s]!;
+      const shape = { ...own, name: preferred(shapes[gi]![s]!) };
       const taken = (n: string) => names.includes(n) || (valuesByName.has(n) && !sameRole(valuesByName.get(n)!, byUnit));
       let name = shape.name;
       for (let k = 2; taken(name); k++) name = `${shape.name}_${k}`;

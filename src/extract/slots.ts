@@ -24,6 +24,8 @@ export interface SlotShape {
   readonly name: string;
   readonly type: FieldType;
   readonly output: boolean;
+  /** Set when no word around the slot named it and the name is only its values' kind. */
+  readonly byKind?: true;
 }
 
 export interface SlotContext {
@@ -73,8 +75,8 @@ export function shapeSlot(context: SlotContext | string | undefined, values: rea
   // them: that flag takes no value (`--execute {x}`).
   const flags = present.length > 0 && present.every((v) => /^-/.test(v));
   const output = !flags && OUTPUT_FLAG.test(b0.replace(/[=:]$/, ''));
-  const name = flags ? 'options' : output ? 'output' : packagesOf(ctx, present) ?? nameFromContext(ctx) ?? nameFromValues(type, present);
-  return { name, type, output };
+  const named = flags ? 'options' : output ? 'output' : packagesOf(ctx, present) ?? nameFromContext(ctx);
+  return named !== null ? { name: named, type, output } : { name: nameFromValues(type, present), type, output, byKind: true };
 }
 
 /**

@@ -43,8 +43,8 @@ describe('slot shapes', () => {
     expect(shapeSlot('install', ['pandas tabulate', 'numpy'])).toEqual({ name: 'packages', type: 'list', output: false });
     expect(shapeSlot('--width', ['800', '1024'])).toEqual({ name: 'width', type: 'integer', output: false });
     // No word to go by: the values' kind names the slot.
-    expect(shapeSlot(undefined, ['in.csv', 'data/x.csv'])).toEqual({ name: 'table', type: 'table', output: false });
-    expect(shapeSlot(undefined, ['https://a.example', 'https://b.example'])).toEqual({ name: 'url', type: 'string', output: false });
+    expect(shapeSlot(undefined, ['in.csv', 'data/x.csv'])).toEqual({ name: 'table', type: 'table', output: false, byKind: true });
+    expect(shapeSlot(undefined, ['https://a.example', 'https://b.example'])).toEqual({ name: 'url', type: 'string', output: false, byKind: true });
     expect(shapeSlot('from', ['table', 'counter'])).toEqual({ name: 'source', type: 'string', output: false });
   });
 
@@ -54,7 +54,7 @@ describe('slot shapes', () => {
     expect(shapeSlot({ before: ['clone', 'git'] }, ['https://github.com/a/b', 'https://github.com/c/d']).name).toBe('repository');
     expect(shapeSlot({ before: ['--name'] }, ['x', 'y']).name).toBe('name');
     expect(shapeSlot({ before: ['-o'] }, ['a.png'])).toEqual({ name: 'output', type: 'image', output: true });
-    expect(shapeSlot({ before: ['kill'] }, ['123', '456'])).toEqual({ name: 'count', type: 'integer', output: false });
+    expect(shapeSlot({ before: ['kill'] }, ['123', '456'])).toEqual({ name: 'count', type: 'integer', output: false, byKind: true });
     // A flag that takes no value: what follows it is more flags.
     expect(shapeSlot({ before: ['--execute'] }, ['--inplace', '--debug']).name).toBe('options');
   });

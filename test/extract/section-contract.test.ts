@@ -1,0 +1,57 @@
+/**
+ * Section contracts from similarity clusters (issue 19 items 4 and 5): statements are templated
+ * one by one, values are bare, and the authors' own template lines are left to the author
+ * template clusters.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractContract, type MemberUnit } from '../../src/extract/contract.js';
+import { parentOf } from '../helpers/skill.js';
+import type { Cluster, Contract } from '../../src/ir/types.js';
+
+function members(bodies: readonly string[], heading: string): MemberUnit[] {
+  return bodies.map((body, i) => {
+    const parent = parentOf(`s${i}`, `---\nname: s${i}\ndescription: d\n---\n# S${i}\n\n## ${heading}\n\n${body}\n`);
+    return { parent, unit: parent.units.find((u) => u.heading === heading)! };
+  });
+}
+
+function draft(ms: MemberUnit[]): Contract {
+  const cluster: Cluster = { id: 'c-test', units: ms.map((m) => m.unit.id), parents: ms.map((m) => m.parent.path), verb: 'run', objects: [], minLinkCosine: 1, origin: 'similarity' };
+  const d = extractContract(cluster, ms);
+  if ('reason' in d) throw new Error(d.reason);
+  return d;
+}
+
+describe('section contracts', () => {
+  it('templates each statement on its own, with bare values', () => {
+    const ms = members([
+      '```bash\ngit clone "https://github.com/a/tools.git" tools\ncd tools\nmake install\n```',
+      '```bash\ngit clone "https://github.com/b/kit.git" kit\ncd kit\nmake install\n```',
+    ], 'Bootstrap');
+    const c = draft(ms);
+    expect(c.templates.map((t) => t.template)).toEqual(['git clone "{repository}" {directory}', 'cd {directory}', 'make install']);
+    // One input for the directory the clone makes and the cd enters, under the more telling name.
+    expect(c.input_schema.map((f) => f.name)).toEqual(['repository', 'directory']);
+    expect(c.templates[0]!.instances[0]!.bindings).toEqual({ repository: 'https://github.com/a/tools.git', directory: 'tools' });
+  });
+
+  it('leaves lines with the authors\' own placeholders to their own clusters', () => {
+    const ms = members([
+      'Use `go to {receptacle}` to move.\n\n```text\ngo to fridge 1\nopen fridge 1\n```',
+      'Use `go to {receptacle}` to move.\n\n```text\ngo to cabinet 2\nopen cabinet 2\n```',
+    ], 'Find it');
+    const c = draft(ms);
+    expect(c.templates.map((t) => t.template)).toEqual(['go to {destination}', 'open {destination}']);
+  });
+
+  it('drops a line whose value is a shell expression the other lines do not quote', () => {
+    const ms = members([
+      '```bash\nffmpeg -i in.avi -c:v libx264 -preset slow -crf 22 out.mp4\n```',
+      '```bash\nffmpeg -i clip.mov -c:v libx264 -preset slow -crf 22 clip.mp4\n```',
+      '```bash\nffmpeg -i "$f" -c:v libx264 -preset slow -crf 22 "${f%.avi}.mp4"\n```',
+    ], 'Convert');
+    const t = draft(ms).templates[0]!;
+    expect(t.instances.map((i) => i.unit)).toEqual([ms[0]!.unit.id, ms[1]!.unit.id]);
+    expect(t.instances.flatMap((i) => Object.values(i.bindings)).some((v) => /["'`]/.test(v))).toBe(false);
+  });
+});
