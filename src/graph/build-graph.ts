@@ -65,6 +65,7 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
       bundle: h.bundle,
       source: h.source,
       tokens: h.tokens,
+      ...(p.malicious ? { flagged: p.malicious.map((m) => `${m.technique} at ${m.file}:${m.line}:${m.column}`) } : {}),
     };
   });
   const contractNodes: ContractNode[] = [...contracts]

@@ -36,6 +36,11 @@ export interface ParentNode {
   readonly source: string;
   /** BPE tokens (o200k_base) of `bundle`. */
   readonly tokens: number;
+  /**
+   * Malicious install steps found in the skill (issue 20), as `technique at file:line:col`:
+   * `skillc query` marks such a skill and withholds its steps. Absent when there are none.
+   */
+  readonly flagged?: readonly string[];
 }
 
 export interface ContractNode {

@@ -67,6 +67,7 @@ export const DIAGNOSTIC_CODES = {
   'nested-skill': { code: 'SKC121', severity: 'info', description: 'A skill folder lies inside another skill; its files belong to the inner skill only.' },
   'special-file': { code: 'SKC124', severity: 'warning', description: 'A named pipe, socket or device in the library: it is not read (reading a FIFO would wait forever) and not copied to the dist.' },
   'symlink-outside-skill': { code: 'SKC125', severity: 'warning', description: 'A symbolic link whose target is absolute or leads out of its skill folder: recreated in the dist it would point an agent at a file outside the skill, or dangle, so it is left out.' },
+  'malicious-install': { code: 'SKC130', severity: 'error', description: 'A skill (its SKILL.md or a script) has an install step of a malware technique of rules/malicious-patterns.json: decoding and running text, running a script from a raw IP address, URL shortener, paste site or plain http, running an executable from a password-protected archive, pasting a command from an external page, turning off OS malware protection, or sending credentials out. The skill is copied as it is, no contract drawn from it is promoted (its risk is 1.0), and `skillc query` marks it.' },
   'dist-in-library': { code: 'SKC126', severity: 'info', description: 'A folder inside the library is a skillc dist (its manifest.json says so); its copies of skills are not read as skills of the library.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;
 

@@ -157,9 +157,24 @@ export interface Parent {
    * without taking part in contract mining.
    */
   readonly bounded?: BoundedParse;
+  /**
+   * Malicious install steps found in the skill (issue 20; rules/malicious-patterns.json), in
+   * SKILL.md or a script, in file order. Absent when there are none.
+   */
+  readonly malicious?: readonly MaliciousMark[];
   readonly scripts: readonly SkillFileRef[];
   readonly references: readonly SkillFileRef[];
   readonly assets: readonly SkillFileRef[];
+}
+
+export interface MaliciousMark {
+  /** Technique id (a lint rule id too): decode-and-execute, untrusted-remote-script, … */
+  readonly technique: string;
+  /** Library-relative file, 1-based line and column. */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
 }
 
 /** A unit's frame (SPEC §1): what the unit does, to what, with which code and scripts. */

@@ -125,7 +125,7 @@ function bodyOf(p: Parent, u: Unit, text: string, identity: Identity): Body | nu
 export function detectPassages(parents: readonly Parent[], copies: ReadonlySet<string> = new Set()): Passage[] {
   const bodies: Body[] = [];
   for (const p of parents) {
-    if (p.bounded || copies.has(p.path) || p.encoding === 'utf-8-invalid') continue;
+    if (p.bounded || p.malicious || copies.has(p.path) || p.encoding === 'utf-8-invalid') continue;
     const text = parentText(p);
     const identity = identityOf(p);
     for (const u of p.units) {

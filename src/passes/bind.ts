@@ -63,7 +63,7 @@ export const bindPass: Pass = {
       // substring test before any alignment).
       const anchors = new Map(promoted.map((c) => [c.id, c.templates.map(anchorOf).filter((a) => a !== '')]));
       for (const p of ir.parents!) {
-        if (p.bounded) continue;
+        if (p.bounded || p.malicious) continue;
         for (const u of p.units) {
           const verb = frames.get(u.id)?.verb;
           for (const c of [...(verb && !memberUnits.has(u.id) ? byVerb.get(verb) ?? [] : []), ...actions]) {

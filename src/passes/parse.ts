@@ -5,7 +5,8 @@
  * scripts, references and assets. Nothing is truncated, and every problem is a diagnostic with a
  * file:line:col. A skill whose parse throws is reported (SKC001) and left out; the rest go on.
  */
-import type { Parent, SourceSkill } from '../ir/types.js';
+import { describeFinding, scanMalicious } from '../risk/malicious.js';
+import type { MaliciousMark, Parent, SourceSkill } from '../ir/types.js';
 import { makeDiagnostic, type Diagnostic } from '../ir/diagnostics.js';
 import { decodeUtf8 } from '../text/decode.js';
 import { sha256 } from '../util/hash.js';
@@ -125,6 +126,23 @@ export function parseSkillDetailed(skill: SourceSkill, diags: Diagnostic[], opti
     diags.push(makeDiagnostic(NAME, 'unclosed-code-fence', { file, ...at(f.offset, f.offset + f.fence.length), message: `code fence ${f.fence} opened here is never closed; the rest of the file is read as code` }));
   }
 
+  // Malware install steps (issue 20): the build goes on; the skill is marked in its IR (for the
+  // graph and query) and in diagnostics.
+  const malicious: MaliciousMark[] = [];
+  for (const f of scanMalicious(text)) {
+    const pos = lines.position(f.offset);
+    malicious.push({ technique: f.technique, file, line: pos.line, column: pos.column, message: describeFinding(f) });
+  }
+  for (const s of skill.files) {
+    if (s.kind !== 'script' || s.text === undefined) continue;
+    const index = new LineIndex(s.text);
+    for (const f of scanMalicious(s.text)) {
+      const pos = index.position(f.offset);
+      malicious.push({ technique: f.technique, file: s.path, line: pos.line, column: pos.column, message: describeFinding(f) });
+    }
+  }
+  for (const m of malicious) diags.push(makeDiagnostic(NAME, 'malicious-install', { file: m.file, line: m.line, column: m.column, message: `${m.technique}: ${m.message}` }));
+
   const by = (k: string) => skill.files.filter((f) => f.kind === k);
   const parent: Parent = {
     path: skill.path,
@@ -132,6 +150,7 @@ export function parseSkillDetailed(skill: SourceSkill, diags: Diagnostic[], opti
     bytes: skill.content.length,
     sha256: sha256(skill.content),
     ...(skill.mode !== undefined ? { mode: skill.mode } : {}),
+    ...(malicious.length > 0 ? { malicious } : {}),
     encoding: decoded.encoding,
     lines: lines.lineCount,
     frontmatter,

@@ -58,8 +58,9 @@ export const proposePass: Pass = {
     const shared = new Set((ir.passages ?? []).filter((p) => p.slots.length === 0).flatMap((p) => p.members.map((m) => m.unit)));
     for (const p of parents) {
       // A skill whose parse was bounded is copied through: its units are a lenient scan, not
-      // something to mine procedures from or rewrite.
-      if (p.bounded) continue;
+      // something to mine procedures from or rewrite. A skill with a malicious install step
+      // (issue 20) is copied as written too: no contract may name it as a source.
+      if (p.bounded || p.malicious) continue;
       for (const u of p.units) {
         const f = frameOf(p, u, lexicon);
         frames.push(f);
@@ -102,7 +103,7 @@ export const proposePass: Pass = {
       });
     }
     // Actions the authors wrote as templates, wherever they stand.
-    clusters.push(...templateClusters(parents, (p) => !p.bounded && !copies.has(p.path), lexicon));
+    clusters.push(...templateClusters(parents, (p) => !p.bounded && !p.malicious && !copies.has(p.path), lexicon));
     // Largest first, then by id: a stable order for reports and ids.
     clusters.sort((a, b) => b.units.length - a.units.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     ctx.progress(3, 3);

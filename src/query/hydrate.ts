@@ -30,7 +30,11 @@ export const SEPARATOR = '\n---\n\n';
 /** Opens the list of hits that did not fit; charged once, with the first of them. */
 export const LISTED_HEADING = '# Also relevant, over the budget\n\n';
 
-export type Hydration = 'full' | 'truncated' | 'listed';
+/**
+ * `flagged`: the skill has a malicious install step (issue 20); the hit says so and where, and its
+ * steps are withheld, so an agent is never handed them silently.
+ */
+export type Hydration = 'full' | 'truncated' | 'listed' | 'flagged';
 
 export interface HydratedHit extends RankedHit {
   readonly rank: number;
@@ -51,6 +55,13 @@ export function hitHeader(rank: number, hit: RankedHit): string {
   return `# ${rank}. ${escapeInline(hit.node.name)}\n\nSource: \`${escapeInline(hit.node.source)}\` · score ${hit.score.toFixed(3)} · ${how}\n\n`;
 }
 
+/** What a flagged hit says in place of its steps. */
+export function flaggedNotice(flagged: readonly string[]): string {
+  const shown = flagged.slice(0, 5).map((f) => `- ${escapeInline(f)}\n`).join('');
+  const more = flagged.length > 5 ? `- … and ${flagged.length - 5} more\n` : '';
+  return `**Flagged by skillc: this skill has install steps that malware uses (rules/malicious-patterns.json). Its steps are withheld; do not run them. A person should review the skill first.**\n\n${shown}${more}`;
+}
+
 export function listedLine(rank: number, hit: RankedHit): string {
   return `- ${rank}. ${escapeInline(hit.node.name)}: \`${escapeInline(hit.node.bundle)}\` (${hit.node.tokens} tokens, over the budget)\n`;
 }
@@ -63,6 +74,15 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
   for (const [i, hit] of hits.entries()) {
     const rank = i + 1;
     const header = hitHeader(rank, hit);
+    if (hit.node.flagged) {
+      const text = header + flaggedNotice(hit.node.flagged);
+      const cost = tokenBound(text) + tokenBound(SEPARATOR);
+      if (cost <= left) {
+        out.push({ ...hit, rank, hydration: 'flagged', text, cost });
+        left -= cost;
+      }
+      continue;
+    }
     let cost = tokenBound(header) + hit.node.tokens + tokenBound(SEPARATOR);
     let body: string | null = null;
     // A section an earlier hit already states is a pointer here, so the hit may cost less.

@@ -99,6 +99,8 @@ export interface BuildReport {
     readonly warning: number;
     readonly info: number;
     readonly byCode: readonly { readonly code: string; readonly name: string; readonly severity: string; readonly count: number }[];
+    /** Malicious install steps (SKC130), each with its position: the skills a reviewer must look at. */
+    readonly flagged: readonly { readonly file: string; readonly line: number; readonly column: number; readonly message: string }[];
   };
   readonly passes: readonly { readonly name: string; readonly version: number; readonly description: string; readonly status: string; readonly ms?: number }[];
 }
@@ -168,6 +170,10 @@ export function buildReport(ir: BuildIR, diagnostics: readonly Diagnostic[], tim
     diagnostics: {
       ...sev,
       byCode: [...byCode.values()].sort((a, b) => compareCodeUnits(a.code, b.code) || compareCodeUnits(a.severity, b.severity)),
+      flagged: diagnostics
+        .filter((d) => d.name === 'malicious-install')
+        .map((d) => ({ file: d.file, line: d.line, column: d.column, message: d.message }))
+        .sort((a, b) => compareCodeUnits(a.file, b.file) || a.line - b.line || a.column - b.column),
     },
     passes: passes.map((p) => {
       const t = timings.find((x) => x.pass === p.name);
@@ -307,6 +313,14 @@ export function renderReportMarkdown(r: BuildReport): string {
   if (r.diagnostics.byCode.length > 0) {
     L.push('| code | name | severity | count |', '|---|---|---|---:|');
     for (const c of r.diagnostics.byCode) L.push(`| ${c.code} | ${c.name} | ${c.severity} | ${c.count} |`);
+    L.push('');
+  }
+  if (r.diagnostics.flagged.length > 0) {
+    const skills = new Set(r.diagnostics.flagged.map((f) => f.file.split('/').slice(0, -1).join('/') || f.file));
+    L.push(`### Flagged: malicious install steps in ${skills.size} skill${skills.size === 1 ? '' : 's'}`, '');
+    L.push('Copied as written; no contract is drawn from them and `skillc query` marks them (rules/malicious-patterns.json).', '');
+    for (const f of r.diagnostics.flagged.slice(0, 100)) L.push(`- \`${f.file}:${f.line}:${f.column}\` ${f.message}`);
+    if (r.diagnostics.flagged.length > 100) L.push(`- … and ${r.diagnostics.flagged.length - 100} more in report.json`);
     L.push('');
   }
   L.push('## Passes', '');

@@ -15,6 +15,7 @@
  * - risk: combined weight 1 − Π(1 − w) of the undeclared unsafe sinks that AST scans find in the
  *   members' fenced code and linked scripts.
  */
+import { scanMalicious } from '../risk/malicious.js';
 import type { Contract, Evidence, Parent, RiskHit, Unit } from '../ir/types.js';
 import { tokenSet, contentTokens } from '../text/tokens.js';
 import { proseOf, type MemberUnit } from '../extract/contract.js';
@@ -193,16 +194,39 @@ export function risk(c: Contract, members: readonly MemberUnit[], scan: RiskScan
     for (const b of x.unit.codeBlocks) {
       for (const f of scan(b.value, b.lang, undefined)) hits.push({ ...f, file: x.parent.file, line: b.line + f.line, declared: isDeclared(c, f, riskMax) });
     }
+    hits.push(...maliciousHits(x.unit.text, x.parent.file, x.unit.line));
     for (const s of linkedScripts(x.parent, x.unit)) {
       if (seenScripts.has(s.path) || s.text === undefined) continue;
       seenScripts.add(s.path);
       for (const f of scan(s.text, null, s.path)) hits.push({ ...f, file: s.path, declared: isDeclared(c, f, riskMax) });
+      hits.push(...maliciousHits(s.text, s.path, 1));
     }
   }
   const undeclared = new Map<string, number>();
   for (const h of hits) if (!h.declared) undeclared.set(h.sink, Math.max(undeclared.get(h.sink) ?? 0, h.weight));
   const score = 1 - [...undeclared.values()].reduce((p, w) => p * (1 - w), 1);
   return { score, hits };
+}
+
+/**
+ * Malicious install steps (issue 20) in a unit's text or a script, as risk hits of weight 1 that
+ * nothing declares: `malicious.<technique>`. One of them puts risk at 1.0, so no contract drawn
+ * from such a unit is ever promoted.
+ */
+function maliciousHits(text: string, file: string, firstLine: number): RiskHit[] {
+  return scanMalicious(text).map((f) => {
+    const before = text.slice(0, f.offset);
+    return {
+      sink: `malicious.${f.technique}`,
+      category: 'malicious',
+      weight: 1,
+      file,
+      line: firstLine + before.split('\n').length - 1,
+      column: f.offset - before.lastIndexOf('\n'),
+      snippet: text.slice(f.offset, f.offset + Math.min(f.length, 80)),
+      declared: false,
+    };
+  });
 }
 
 /**

@@ -24,6 +24,12 @@ import { linkDepth } from './link-depth.js';
 import { undeclaredRisk } from './undeclared-risk.js';
 import { redescribesContract } from './redescribes-contract.js';
 import { contradictsTemplate } from './contradicts-template.js';
+import { decodeAndExecute } from './decode-and-execute.js';
+import { untrustedRemoteScript } from './untrusted-remote-script.js';
+import { passwordArchiveExecutable } from './password-archive-executable.js';
+import { pasteCommandFromPage } from './paste-command-from-page.js';
+import { disableOsProtection } from './disable-os-protection.js';
+import { credentialExfiltration } from './credential-exfiltration.js';
 
 export const LINT_RULES: readonly LintRule[] = [
   skillFileName,
@@ -44,6 +50,12 @@ export const LINT_RULES: readonly LintRule[] = [
   linkResolves,
   linkDepth,
   undeclaredRisk,
+  decodeAndExecute,
+  untrustedRemoteScript,
+  passwordArchiveExecutable,
+  pasteCommandFromPage,
+  disableOsProtection,
+  credentialExfiltration,
   redescribesContract,
   contradictsTemplate,
 ];

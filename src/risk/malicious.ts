@@ -1,0 +1,296 @@
+/**
+ * Malicious install steps (issue 20): the techniques of rules/malicious-patterns.json, found in a
+ * skill's text (prose and code alike, since the instruction often sits in bold prose) and in its
+ * scripts. Pure functions of the text: nothing is run, fetched or resolved. Base64 literals are
+ * decoded as text, and the decoded text is scanned too, so a finding can say what an encoded
+ * command decodes to.
+ *
+ * Downloads that are run (`curl … | sh`, `bash <(curl …)`, `bash -c "$(curl …)"`, `iex (iwr …)`)
+ * are judged by their URL: from a raw IP address, a URL shortener, a paste site or plain http they
+ * are `untrusted-remote-script`; from a named https host they are left to undeclared-risk, which
+ * warns (a common installer such as rustup's).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from '../util/package-root.js';
+
+export type TechniqueId = 'decode-and-execute' | 'untrusted-remote-script' | 'password-archive-executable' | 'paste-command-from-page' | 'disable-os-protection' | 'credential-exfiltration';
+
+export interface Technique {
+  readonly id: TechniqueId;
+  readonly summary: string;
+  readonly doc: string;
+}
+
+export interface MaliciousFinding {
+  readonly technique: TechniqueId;
+  /** The pattern of rules/malicious-patterns.json (or `download-run`, `encoded-literal`). */
+  readonly pattern: string;
+  /** Offset of the match in the scanned text (UTF-16 code units), and its length. */
+  readonly offset: number;
+  readonly length: number;
+  readonly message: string;
+  /** For a finding in decoded text: what the literal decodes to (shortened). */
+  readonly decoded?: string;
+}
+
+interface PatternRule {
+  readonly id: string;
+  readonly technique: TechniqueId;
+  readonly within: 'line' | 'paragraph';
+  readonly match: string;
+  readonly all?: readonly string[];
+  readonly none?: readonly string[];
+  readonly message: string;
+}
+
+interface PatternFile {
+  readonly hosts: { readonly shorteners: readonly string[]; readonly pasteSites: readonly string[] };
+  readonly techniques: readonly Technique[];
+  readonly patterns: readonly PatternRule[];
+}
+
+interface Compiled {
+  readonly techniques: readonly Technique[];
+  readonly shorteners: ReadonlySet<string>;
+  readonly pasteSites: ReadonlySet<string>;
+  readonly patterns: readonly (PatternRule & { re: RegExp; allRe: RegExp[]; noneRe: RegExp[] })[];
+}
+
+let compiled: Compiled | undefined;
+
+function load(): Compiled {
+  if (compiled) return compiled;
+  const doc = checkPatterns(JSON.parse(fs.readFileSync(path.join(packageRoot(), 'rules', 'malicious-patterns.json'), 'utf8')));
+  return (compiled = {
+    techniques: doc.techniques,
+    shorteners: new Set(doc.hosts.shorteners),
+    pasteSites: new Set(doc.hosts.pasteSites),
+    patterns: doc.patterns.map((p) => ({ ...p, re: new RegExp(p.match, 'i'), allRe: (p.all ?? []).map((s) => new RegExp(s, 'i')), noneRe: (p.none ?? []).map((s) => new RegExp(s, 'i')) })),
+  });
+}
+
+const TECHNIQUES: readonly TechniqueId[] = ['decode-and-execute', 'untrusted-remote-script', 'password-archive-executable', 'paste-command-from-page', 'disable-os-protection', 'credential-exfiltration'];
+
+/**
+ * The checks of schemas/malicious-patterns.schema.json that loading needs, by hand: every lint run
+ * reads this file, and compiling the schema would cost it more than the scan (the schema itself
+ * is checked against the file by the tests). Every expression must compile.
+ */
+export function checkPatterns(data: unknown): PatternFile {
+  const fail = (why: string): never => {
+    throw new Error(`rules/malicious-patterns.json is invalid: ${why}`);
+  };
+  const d = data as Partial<PatternFile> | null;
+  if (!d || typeof d !== 'object' || !d.hosts || !Array.isArray(d.techniques) || !Array.isArray(d.patterns)) return fail('hosts, techniques and patterns are required');
+  if (!Array.isArray(d.hosts.shorteners) || !Array.isArray(d.hosts.pasteSites)) return fail('hosts needs shorteners and pasteSites');
+  for (const t of d.techniques) if (!TECHNIQUES.includes(t.id) || typeof t.summary !== 'string' || typeof t.doc !== 'string') fail(`technique ${JSON.stringify(t.id)}`);
+  for (const p of d.patterns) {
+    if (!TECHNIQUES.includes(p.technique) || (p.within !== 'line' && p.within !== 'paragraph') || typeof p.message !== 'string') fail(`pattern ${JSON.stringify(p.id)}`);
+    for (const src of [p.match, ...(p.all ?? []), ...(p.none ?? [])]) {
+      try {
+        new RegExp(src, 'i');
+      } catch (e) {
+        fail(`pattern ${p.id}: ${(e as Error).message}`);
+      }
+    }
+  }
+  return d as PatternFile;
+}
+
+export function maliciousTechniques(): readonly Technique[] {
+  return load().techniques;
+}
+
+interface Window {
+  readonly start: number;
+  readonly text: string;
+}
+
+/** Lines, and paragraphs (text between blank lines; a fenced code block is one paragraph). */
+function windows(text: string): { lines: Window[]; paragraphs: Window[] } {
+  const lines: Window[] = [];
+  const paragraphs: Window[] = [];
+  let at = 0;
+  let para: { start: number; end: number } | null = null;
+  let fence: string | null = null;
+  const flush = () => {
+    if (para) paragraphs.push({ start: para.start, text: text.slice(para.start, para.end) });
+    para = null;
+  };
+  for (const raw of text.split('\n')) {
+    const start = at;
+    at += raw.length + 1;
+    lines.push({ start, text: raw });
+    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(raw);
+    if (f) {
+      if (fence === null) {
+        flush();
+        fence = f[1]![0]!;
+      } else if (f[1]![0] === fence) fence = null;
+    }
+    if (fence === null && raw.trim() === '' && !f) {
+      flush();
+      continue;
+    }
+    if (!para) para = { start, end: start + raw.length };
+    else para.end = start + raw.length;
+  }
+  flush();
+  return { lines, paragraphs };
+}
+
+/** How a URL's host makes a downloaded script untrusted, or null. */
+export function untrustedHost(url: string): string | null {
+  const m = /^(https?):\/\/([^/\s"'`)<>\]]+)/i.exec(url);
+  if (!m) return null;
+  const scheme = m[1]!.toLowerCase();
+  const host = m[2]!.replace(/^[^@]*@/, '').replace(/:\d+$/, '').toLowerCase();
+  const c = load();
+  const listed = (set: ReadonlySet<string>) => [...set].some((h) => host === h || host.endsWith(`.${h}`));
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host) || /^\[[0-9a-f:]+\]$/.test(host)) {
+    if (/^127\.|^0\.0\.0\.0$|^\[::1\]$/.test(host)) return null;
+    return `a raw IP address (${host})`;
+  }
+  if (listed(c.shorteners)) return `a URL shortener (${host})`;
+  if (listed(c.pasteSites)) return `a paste site (${host})`;
+  if (scheme === 'http' && host !== 'localhost') return `plain http (${host})`;
+  return null;
+}
+
+const DOWNLOAD_RUN = [
+  /\b(?:curl|wget|fetch)\b[^|\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\/(?:usr\/)?bin\/)?(?:sh|bash|zsh|dash|ksh|python[23]?|perl|ruby|node|php)\b/gi,
+  /\b(?:sh|bash|zsh|source|\.)\s+<\(\s*(?:curl|wget)\b[^)\n]*\)/gi,
+  /\b(?:sh|bash|zsh|python[23]?)\s+-c\s+["']?\$\(\s*(?:curl|wget)\b[^)\n]*\)/gi,
+  /\beval\s+["']?\$\(\s*(?:curl|wget)\b[^)\n]*\)/gi,
+  /\b(?:iex|Invoke-Expression)\b[^\n]*\b(?:DownloadString|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n]*/gi,
+  /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|\n]*\|\s*(?:iex|Invoke-Expression)\b/gi,
+];
+
+function downloadRuns(text: string): MaliciousFinding[] {
+  const out: MaliciousFinding[] = [];
+  for (const shape of DOWNLOAD_RUN) {
+    const re = new RegExp(shape.source, shape.flags);
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const urls = m[0].match(/https?:\/\/[^\s"'`)<>|]+/giu) ?? [];
+      for (const url of urls) {
+        const why = untrustedHost(url);
+        if (why) {
+          out.push({ technique: 'untrusted-remote-script', pattern: 'download-run', offset: m.index, length: m[0].length, message: `a script from ${why} is downloaded and run` });
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** A base64 literal long enough to hide a command. */
+const BASE64 = /(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{32,}={0,2}(?![A-Za-z0-9+/=])/g;
+
+/** What a base64 literal decodes to, when that is readable text; else null. */
+export function decodeBase64Text(literal: string): string | null {
+  if (literal.length % 4 === 1 || !/[0-9+/]/.test(literal) && !/[a-z]/.test(literal)) return null;
+  const bytes = Buffer.from(literal, 'base64');
+  if (bytes.length < 16) return null;
+  const text = bytes.toString('utf8');
+  if (text.includes('\uFFFD')) return null;
+  const printable = [...text].filter((ch) => /[\x20-\x7E\t\n\r]/.test(ch)).length;
+  return printable / text.length >= 0.95 ? text : null;
+}
+
+const COMMAND_WORDS = /\b(?:curl|wget|bash|sh|zsh|python[23]?|perl|nc|ncat|chmod|powershell|iex|osascript)\b|\/dev\/tcp\//u;
+
+const shorten = (s: string, n = 120) => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+};
+
+/**
+ * Findings in one text (a SKILL.md or a script), sorted by offset, one per technique and offset.
+ * `depth` bounds decoding: a decoded literal is scanned once more, not recursively for ever.
+ */
+export function scanMalicious(text: string, depth = 2): MaliciousFinding[] {
+  const cached = recent.get(text);
+  if (cached && depth === 2) return cached;
+  const found = scanText(text, depth);
+  if (depth === 2) {
+    // Six lint rules, the parse pass and the verifier ask about the same text in turn.
+    if (recent.size >= 8) recent.delete(recent.keys().next().value!);
+    recent.set(text, found);
+  }
+  return found;
+}
+
+const recent = new Map<string, MaliciousFinding[]>();
+
+/** The window of `ws` (sorted by start) that holds offset `at`. */
+function windowAt(ws: readonly Window[], at: number): Window | undefined {
+  let lo = 0;
+  let hi = ws.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const w = ws[mid]!;
+    if (at < w.start) hi = mid - 1;
+    else if (at > w.start + w.text.length) lo = mid + 1;
+    else return w;
+  }
+  return undefined;
+}
+
+function scanText(text: string, depth: number): MaliciousFinding[] {
+  const c = load();
+  const { lines, paragraphs } = windows(text);
+  const out: MaliciousFinding[] = [];
+  // One pass of each pattern over the whole text; each match is then judged in its window (its
+  // line or paragraph), the first match per window counting.
+  for (const p of c.patterns) {
+    const ws = p.within === 'line' ? lines : paragraphs;
+    const taken = new Set<Window>();
+    const re = new RegExp(p.re.source, 'gi');
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (m[0].length === 0) re.lastIndex++;
+      const w = windowAt(ws, m.index);
+      if (!w || taken.has(w) || w.text.length > 20_000) continue;
+      if (!p.allRe.every((r) => r.test(w.text)) || p.noneRe.some((r) => r.test(w.text))) continue;
+      taken.add(w);
+      out.push({ technique: p.technique, pattern: p.id, offset: m.index, length: m[0].length, message: p.message });
+    }
+  }
+  out.push(...downloadRuns(text));
+  if (depth > 0) {
+    // A regex of its own per call: the decoded text is scanned from inside this loop.
+    const literals = new RegExp(BASE64.source, 'g');
+    for (let m = literals.exec(text); m; m = literals.exec(text)) {
+      const decoded = decodeBase64Text(m[0]);
+      if (decoded === null) continue;
+      const inner = scanText(decoded, depth - 1);
+      const line = lines.find((l) => m!.index >= l.start && m!.index < l.start + l.text.length + 1);
+      const decodedAndRun = out.some((f) => f.technique === 'decode-and-execute' && line && f.offset >= line.start && f.offset <= line.start + line.text.length);
+      if (inner.length > 0) {
+        for (const f of inner) out.push({ ...f, pattern: `${f.pattern} (encoded)`, offset: m.index, length: m[0].length, message: `${f.message}, hidden in a base64 literal`, decoded: shorten(decoded) });
+      } else if (decodedAndRun || COMMAND_WORDS.test(decoded)) {
+        out.push({ technique: 'decode-and-execute', pattern: 'encoded-literal', offset: m.index, length: m[0].length, message: 'a base64 literal decodes to a command', decoded: shorten(decoded) });
+      }
+    }
+  }
+  // The decode-and-run finding on a line whose literal decodes says what it decodes to.
+  const decodedAt = new Map(out.filter((f) => f.decoded !== undefined).map((f) => [lines.findIndex((l) => f.offset >= l.start && f.offset <= l.start + l.text.length), f.decoded!] as const));
+  const seen = new Set<string>();
+  return out
+    .map((f) => {
+      if (f.decoded !== undefined || f.technique !== 'decode-and-execute') return f;
+      const d = decodedAt.get(lines.findIndex((l) => f.offset >= l.start && f.offset <= l.start + l.text.length));
+      return d === undefined ? f : { ...f, decoded: d };
+    })
+    .sort((a, b) => a.offset - b.offset || (a.technique < b.technique ? -1 : a.technique > b.technique ? 1 : 0))
+    .filter((f) => {
+      const key = `${f.technique}\u0000${f.offset}`;
+      return !seen.has(key) && (seen.add(key), true);
+    });
+}
+
+/** The message of a finding as lint, verify and the build report state it. */
+export function describeFinding(f: MaliciousFinding): string {
+  return `${f.message}${f.decoded !== undefined ? ` (decodes to: ${JSON.stringify(f.decoded)})` : ''}`;
+}
