@@ -145,7 +145,9 @@ export function untrustedHost(url: string): string | null {
   const m = /^(https?):\/\/([^/\s"'`)<>\]]+)/i.exec(url);
   if (!m) return null;
   const scheme = m[1]!.toLowerCase();
-  const host = m[2]!.replace(/^[^@]*@/, '').replace(/:\d+$/, '').toLowerCase();
+  // Credentials and the port go (a port may be a placeholder: `localhost:<port>`); an IPv6 literal keeps its brackets.
+  const authority = m[2]!.replace(/^[^@]*@/, '').toLowerCase();
+  const host = authority.startsWith('[') ? authority.replace(/\].*$/, ']') : authority.replace(/:.*$/, '');
   const c = load();
   const listed = (set: ReadonlySet<string>) => [...set].some((h) => host === h || host.endsWith(`.${h}`));
   if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host) || /^\[[0-9a-f:]+\]$/.test(host)) {
@@ -172,7 +174,7 @@ function downloadRuns(text: string): MaliciousFinding[] {
   for (const shape of DOWNLOAD_RUN) {
     const re = new RegExp(shape.source, shape.flags);
     for (let m = re.exec(text); m; m = re.exec(text)) {
-      const urls = m[0].match(/https?:\/\/[^\s"'`)<>|]+/giu) ?? [];
+      const urls = m[0].match(/https?:\/\/[^\s"'`)<>|]+/gi) ?? [];
       for (const url of urls) {
         const why = untrustedHost(url);
         if (why) {
@@ -180,6 +182,38 @@ function downloadRuns(text: string): MaliciousFinding[] {
           break;
         }
       }
+    }
+  }
+  out.push(...savedThenRun(text));
+  return out;
+}
+
+/** A download saved to a file: the URL and the file's name. */
+const SAVED = [
+  /\b(?:curl|wget)\b[^\n]*?(https?:\/\/[^\s"'`)<>|]+)[^\n]*?(?:\s-o\s*|\s-O\s*|--output[= ]|--output-document[= ]|>\s*)["']?([^\s"'`;&|]+)/gi,
+  /\b(?:curl|wget)\b[^\n]*?\s(?:-o\s*|-O\s*|--output[= ]|--output-document[= ]|>\s*)["']?([^\s"'`;&|]+)[^\n]*?(https?:\/\/[^\s"'`)<>|]+)/gi,
+  /\b(?:iwr|Invoke-WebRequest|Start-BitsTransfer)\b[^\n]*?(https?:\/\/[^\s"'`)<>|]+)[^\n]*?-(?:OutFile|Destination)\s+["']?([^\s"'`;&|]+)/gi,
+];
+
+/**
+ * A file downloaded from an untrusted host (raw IP, shortener, paste site, plain http) and then
+ * run in the same paragraph: `chmod +x` on it, an interpreter or `./` before it, `Start-Process`.
+ */
+function savedThenRun(text: string): MaliciousFinding[] {
+  const out: MaliciousFinding[] = [];
+  const { paragraphs } = windows(text);
+  for (const [k, shape] of SAVED.entries()) {
+    const re = new RegExp(shape.source, shape.flags);
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const [url, file] = k === 1 ? [m[2]!, m[1]!] : [m[1]!, m[2]!];
+      const why = untrustedHost(url);
+      if (!why || file === '-' || file === '/dev/null') continue;
+      const para = windowAt(paragraphs, m.index);
+      if (!para) continue;
+      const name = file.split(/[\\/]/).pop()!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const after = para.text.slice(m.index - para.start + m[0].length);
+      const run = new RegExp(`(?:chmod\\s+(?:[+ugoa]*x|[0-7]*[157][0-7]*)\\s+\\S*${name}\\b|\\b(?:sh|bash|zsh|python[23]?|perl|node|ruby|source|Start-Process|start|open)\\s+(?:-\\S+\\s+)*["']?\\S*${name}\\b|\\./${name}\\b|(?:^|[;&|\\s])\\S*/${name}(?:\\s|$))`, 'i');
+      if (run.test(after)) out.push({ technique: 'untrusted-remote-script', pattern: 'download-save-run', offset: m.index, length: m[0].length, message: `a file from ${why} is downloaded and then run` });
     }
   }
   return out;
