@@ -63,59 +63,73 @@ export function flaggedNotice(flagged: readonly string[]): string {
 }
 
 export function listedLine(rank: number, hit: RankedHit): string {
+  if (hit.node.flagged) return `- ${rank}. ${escapeInline(hit.node.name)}: flagged by skillc (malicious install steps), its steps withheld\n`;
   return `- ${rank}. ${escapeInline(hit.node.name)}: \`${escapeInline(hit.node.bundle)}\` (${hit.node.tokens} tokens, over the budget)\n`;
 }
 
 export async function hydrate(dist: string, hits: readonly RankedHit[], budget: number, shared: SharedSections = new Map()): Promise<HydratedHit[]> {
-  let left = budget;
+  // Every hit is at least listed (issue 21 item 3): the listing line of each hit is set aside from
+  // the budget first, and a hit that is hydrated gives its line back. Only a budget too small for
+  // the listing itself lists as many hits as fit.
+  // Listing lines are counted exactly (a few short lines): their byte bound would take four times
+  // what they cost and crowd out the content.
+  const count = await loadTokenCounter();
+  const lines = hits.map((h, i) => count(listedLine(i + 1, h)));
+  const heading = count(LISTED_HEADING);
+  const reserve = lines.reduce((a, b) => a + b, 0) + (hits.length > 0 ? heading : 0);
+  const reserving = reserve <= budget;
+  let left = reserving ? budget - reserve : budget;
   const out: HydratedHit[] = [];
   /** Shared section key → the rank of the hit that states it in full. */
   const stated = new Map<string, number>();
   for (const [i, hit] of hits.entries()) {
     const rank = i + 1;
     const header = hitHeader(rank, hit);
+    if (reserving) left += lines[i]!;
     if (hit.node.flagged) {
       const text = header + flaggedNotice(hit.node.flagged);
       const cost = tokenBound(text) + tokenBound(SEPARATOR);
       if (cost <= left) {
         out.push({ ...hit, rank, hydration: 'flagged', text, cost });
         left -= cost;
-      }
-      continue;
-    }
-    let cost = tokenBound(header) + hit.node.tokens + tokenBound(SEPARATOR);
-    let body: string | null = null;
-    // A section an earlier hit already states is a pointer here, so the hit may cost less.
-    const sections = shared.get(hit.node.path) ?? [];
-    if (sections.some((s) => stated.has(s.key))) {
-      const read = readBundle(dist, hit);
-      const reduced = withoutRepeats(read, sections, stated);
-      if (reduced.replaced > 0) {
-        const count = await loadTokenCounter();
-        body = reduced.text;
-        cost = tokenBound(header) + count(body) + tokenBound(SEPARATOR);
-      } else body = read;
-    }
-    if (cost <= left) {
-      body ??= readBundle(dist, hit);
-      // Its sections not replaced by pointers are in the answer in full from here on. (A truncated
-      // hit states none: what it kept is not worth the bookkeeping, and a repeat costs only tokens.)
-      for (const s of sections) if (!stated.has(s.key)) stated.set(s.key, rank);
-      out.push({ ...hit, rank, hydration: 'full', text: header + body, cost });
-      left -= cost;
-      continue;
-    }
-    if (out.every((h) => h.hydration === 'listed')) {
-      const truncated = await truncate(readBundle(dist, hit), left - tokenBound(header) - tokenBound(SEPARATOR), escapeInline(hit.node.bundle));
-      if (truncated) {
-        const charged = tokenBound(header) + truncated.tokens + tokenBound(SEPARATOR);
-        out.push({ ...hit, rank, hydration: 'truncated', text: header + truncated.text, cost: charged });
-        left -= charged;
         continue;
+      }
+    } else {
+      let cost = tokenBound(header) + hit.node.tokens + tokenBound(SEPARATOR);
+      let body: string | null = null;
+      // A section an earlier hit already states is a pointer here, so the hit may cost less.
+      const sections = shared.get(hit.node.path) ?? [];
+      if (sections.some((s) => stated.has(s.key))) {
+        const read = readBundle(dist, hit);
+        const reduced = withoutRepeats(read, sections, stated);
+        if (reduced.replaced > 0) {
+          body = reduced.text;
+          cost = tokenBound(header) + count(body) + tokenBound(SEPARATOR);
+        } else body = read;
+      }
+      if (cost <= left) {
+        body ??= readBundle(dist, hit);
+        // Its sections not replaced by pointers are in the answer in full from here on. (A truncated
+        // hit states none: what it kept is not worth the bookkeeping, and a repeat costs only tokens.)
+        for (const s of sections) if (!stated.has(s.key)) stated.set(s.key, rank);
+        out.push({ ...hit, rank, hydration: 'full', text: header + body, cost });
+        left -= cost;
+        continue;
+      }
+      if (out.every((h) => h.hydration === 'listed')) {
+        const truncated = await truncate(readBundle(dist, hit), left - tokenBound(header) - tokenBound(SEPARATOR), escapeInline(hit.node.bundle));
+        if (truncated) {
+          const charged = tokenBound(header) + truncated.tokens + tokenBound(SEPARATOR);
+          out.push({ ...hit, rank, hydration: 'truncated', text: header + truncated.text, cost: charged });
+          left -= charged;
+          continue;
+        }
       }
     }
     const line = listedLine(rank, hit);
-    const listedCost = tokenBound(line) + (out.some((h) => h.hydration === 'listed') ? 0 : tokenBound(LISTED_HEADING));
+    const first = !out.some((h) => h.hydration === 'listed');
+    if (reserving && first) left += heading;
+    const listedCost = lines[i]! + (first ? heading : 0);
     if (listedCost <= left) {
       out.push({ ...hit, rank, hydration: 'listed', text: line, cost: listedCost });
       left -= listedCost;

@@ -44,6 +44,8 @@ export interface Ranking {
 /** Fields counted as "direct field matches" in the rerank (GoS eq. 5: name, capability, artifacts). */
 const MATCH_FIELDS = [FIELDS.indexOf('name'), FIELDS.indexOf('description'), FIELDS.indexOf('io')];
 const BODY = FIELDS.indexOf('body');
+/** At most what the graph adds to a hit's score: under the weakest seed's text share (seeds.minRatio). */
+const GRAPH_BOOST = 0.05;
 
 export function rank(index: GraphIndex, query: string, k: number): Ranking {
   const { doc } = index;
@@ -123,7 +125,11 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
     if (graph < P.rerank.minGraphRatio) continue;
     const field = fieldMatched[d]! / idfMass;
     const scores = { lexical: roundTo(lexical[d]!, 6), vector: roundTo(vector[d]!, 6), seed: roundTo(p[node]!, 6), graph: roundTo(graph, 6), field: roundTo(field, 6) };
-    candidates.push({ node: index.parentOfDoc[d]!, score: roundTo(graph + P.rerank.mu * field, 6), scores, via: p[node]! > 0 ? null : strongestInflow(index, s, node) });
+    // Seeds are ordered by their text score (hybrid BM25F and vector, plus direct field matches);
+    // the graph adds a bounded boost, below the weakest seed's text score, so it brings in
+    // prerequisites and neighbours after the seeds without reordering them by degree.
+    const text = p[node]! > 0 ? z[d]! / maxZ + P.rerank.mu * field : 0;
+    candidates.push({ node: index.parentOfDoc[d]!, score: roundTo(text + GRAPH_BOOST * graph, 6), scores, via: p[node]! > 0 ? null : strongestInflow(index, s, node) });
   }
   candidates.sort((a, b) => b.score - a.score || pathOrder(a.node, b.node));
   return { terms, coverage: roundTo(coverage, 6), hits: candidates.slice(0, k) };

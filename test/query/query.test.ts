@@ -153,6 +153,16 @@ describe('library function', () => {
     }
   });
 
+  it('lists every hit it ranks, even when only some fit the budget (issue 21 item 3)', async () => {
+    // From 600 tokens up the listing of all 8 fits (its bound is its UTF-8 bytes); below, as many as fit.
+    for (const budget of [600, 1200, 2500]) {
+      const ranked = cli.rank('install packages and download data with curl', 8);
+      const r = await cli.query('install packages and download data with curl', { k: 8, budget });
+      expect(r.hits.map((h) => h.node.path), `budget ${budget}`).toEqual(ranked.hits.map((h) => h.node.path));
+      expect(r.tokens.charged).toBeLessThanOrEqual(budget);
+    }
+  });
+
   it('rejects a budget below the minimum and a k below 1', async () => {
     await expect(cli.query('x', { budget: 10 })).rejects.toThrow(/at least 200/);
     await expect(cli.query('x', { k: 0 })).rejects.toThrow(/positive integer/);
