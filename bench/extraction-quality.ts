@@ -12,6 +12,7 @@ import path from 'node:path';
 
 import { GENERIC_SLOT_NAMES } from '../src/extract/slots.js';
 import { formatInvoke } from '../src/rewrite/invoke.js';
+import { slotsBlanked } from '../src/rewrite/templates.js';
 import { makeTokenCounter, readO200kRankFile } from '../src/text/o200k.js';
 
 /** A generic slot name (extract/slots.ts), or one of them numbered (`target_2`). */
@@ -39,7 +40,7 @@ function main(): number {
   const byTemplates = new Map<string, string[]>();
   for (const c of promoted) {
     // Slot names aside: `go to {receptacle}` and `go to {destination}` are one template.
-    const key = [...new Set(c.templates.map((t) => t.template.replace(/\{[A-Za-z_]\w*\}/g, '{}')))].sort().join('\n');
+    const key = [...new Set(c.templates.map(slotsBlanked))].sort().join('\n');
     byTemplates.set(key, [...(byTemplates.get(key) ?? []), c.id]);
   }
   const shared = [...byTemplates.values()].filter((ids) => ids.length > 1);

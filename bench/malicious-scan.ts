@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeFinding, scanMalicious } from '../src/risk/malicious.js';
+import { LineIndex } from '../src/text/line-index.js';
 
 function main(): number {
   const root = process.argv[2] ?? '../shared/corpora';
@@ -30,10 +31,9 @@ function main(): number {
     if (findings.length === 0) continue;
     flagged++;
     for (const t of new Set(findings.map((f) => f.technique))) byTechnique.set(t, (byTechnique.get(t) ?? 0) + 1);
+    const index = new LineIndex(text);
     for (const f of findings) {
-      const before = text.slice(0, f.offset);
-      const line = before.split('\n').length;
-      const column = f.offset - before.lastIndexOf('\n');
+      const { line, column } = index.position(f.offset);
       process.stdout.write(`${rel}:${line}:${column} ${f.technique} [${f.pattern}] ${describeFinding(f)}: ${JSON.stringify(text.slice(f.offset, f.offset + Math.min(f.length, 100)))}\n`);
     }
   }

@@ -52,13 +52,14 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
       // One instance per unit: its first line of this shape.
       const seen = new Set<string>();
       let inst: ActionLine[] = x.g.lines.filter((l) => !seen.has(l.unit) && (seen.add(l.unit), true));
-      let au = bareSlots(antiUnify(inst.map((l) => l.tokens), inst.map((l) => l.spaced), x.g.source === 'code' && x.g.lines[0]!.shell));
+      const align = (ls: readonly ActionLine[]) => bareSlots(antiUnify(ls.map((l) => l.tokens), ls.map((l) => l.spaced), x.g.source === 'code' && x.g.lines[0]!.shell));
+      let au = align(inst);
       // A line whose value keeps quotes the others lack (`"$f"` beside `in.mp4`) passes a shell
       // expression, not a value: it is no instance, and the rest are aligned again without it.
       const quoted = inst.filter((_, i) => au.fillers[i]!.some((v) => /^["'`]|["'`]$/.test(v)));
       if (quoted.length > 0 && inst.length - quoted.length >= 2) {
         inst = inst.filter((l) => !quoted.includes(l));
-        au = bareSlots(antiUnify(inst.map((l) => l.tokens), inst.map((l) => l.spaced), x.g.source === 'code' && x.g.lines[0]!.shell));
+        au = align(inst);
       }
       return { ...x, inst, units: new Set(inst.map((l) => l.unit)), au };
     })

@@ -10,6 +10,7 @@ import type { ActionLine } from './action-lines.js';
 import type { ActionTemplate, Contract } from '../ir/types.js';
 import { loadVerbLexicon } from '../propose/lexicon.js';
 import { formatInvoke } from '../rewrite/invoke.js';
+import { templatePieces } from '../rewrite/templates.js';
 
 export type StatementKind =
   /** A shell command or a program named in an inline span: `pip install x`, `go to fridge 1`. */
@@ -88,10 +89,8 @@ export function headingLike(text: string): boolean {
  * judgement applies to a deterministic draft and to a model's.
  */
 export function unkeptForm(template: string, source: ActionLine['source']): string | null {
-  const { text, tokens } = filled(template);
-  // Templates do not record whether their block was a shell one: a line without brackets or
-  // semicolons that does not open with an assignment reads as a command.
-  const st = statementOf({ source, shell: source === 'code' && !/[(){};]/.test(text) && !/^[\w.$[\]]+\s*=/.test(text), text, tokens });
+  const { text, tokens } = shapeOf({ template });
+  const st = templateStatement(source, text, tokens);
   if (tokens.length === 1 && filePath(tokens[0]!)) return 'it is only a file path, not an action';
   switch (st.kind) {
     case 'import':
@@ -117,10 +116,25 @@ function filePath(token: string): boolean {
   return DOCUMENT.test(token) || (/\//.test(token) && !/\.(sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1|bat|cmd|exe)$/i.test(token) && !/^[a-z][\w.-]*\/[\w.-]+@/.test(token));
 }
 
-/** A template's text with slots as `X` and escaped braces as braces, and its tokens. */
-function filled(template: string): { text: string; tokens: string[] } {
-  const text = template.replace(/\{\{|\}\}/g, '§').replace(/\{[A-Za-z_]\w*\}/g, 'X').replace(/§/g, '{');
-  return { text, tokens: text.split(/\s+/).filter(Boolean) };
+/**
+ * A template read by the shared parser (rewrite/templates.ts): its text with slots as `X` and
+ * escaped braces as braces, its tokens, and the words of its constant part. Without a slot list
+ * (a template judged on its own), every `{name}` outside doubled braces is a slot.
+ */
+function shapeOf(t: { readonly template: string; readonly slots?: readonly string[] }): { text: string; tokens: string[]; constant: string[] } {
+  const slots = t.slots ?? [...t.template.matchAll(/\{([A-Za-z_]\w*)\}/g)].map((m) => m[1]!);
+  const pieces = templatePieces({ template: t.template, slots: [...slots] });
+  const text = pieces.map((p) => (p.kind === 'const' ? p.text : 'X')).join('');
+  const constant = pieces.flatMap((p) => (p.kind === 'const' ? p.text.split(/\s+/) : [])).filter((w) => /[A-Za-z0-9]/.test(w));
+  return { text, tokens: text.split(/\s+/).filter(Boolean), constant };
+}
+
+/**
+ * The statement a template is. Templates do not record whether their block was a shell one: a
+ * code line without brackets or semicolons that does not open with an assignment reads as a command.
+ */
+function templateStatement(source: ActionLine['source'], text: string, tokens: readonly string[]): Statement {
+  return statementOf({ source, shell: source === 'code' && !/[(){};]/.test(text) && !/^[\w.$[\]]+\s*=/.test(text), text, tokens });
 }
 
 /**
@@ -139,8 +153,8 @@ function filled(template: string): { text: string; tokens: string[] } {
 export function oneProgramCommand(contract: Pick<Contract, 'id' | 'scope' | 'templates'>): string | null {
   const ts = contract.templates;
   if (ts.length === 0) return null;
-  const shapes = ts.map((t) => ({ t, ...filled(t.template), constant: t.template.replace(/\{[A-Za-z_]\w*\}/g, ' ').split(/\s+/).filter((w) => /[A-Za-z0-9]/.test(w)) }));
-  const commands = shapes.every((x) => statementOf({ source: x.t.source, shell: x.t.source === 'code' && !/[(){};]/.test(x.text), text: x.text, tokens: x.tokens }).kind === 'command');
+  const shapes = ts.map((t) => ({ t, ...shapeOf(t) }));
+  const commands = shapes.every((x) => templateStatement(x.t.source, x.text, x.tokens).kind === 'command');
   if (!commands || new Set(shapes.map((x) => (x.constant[0] ?? '').toLowerCase())).size !== 1) return null;
   if (!shapes.some((x) => programSigns(x.t, x.tokens))) return null;
   const program = shapes[0]!.tokens[0];

@@ -13,6 +13,7 @@ import { extractRequest, groundReply } from '../extract/model-draft.js';
 import { EXTRACT_PROMPT } from '../llm/prompts/extract-contract.js';
 import { recordReply } from '../llm/reply-record.js';
 import { contractIds } from '../extract/contract-id.js';
+import { slotsBlanked } from '../rewrite/templates.js';
 import { sha256 } from '../util/hash.js';
 import type { Pass, PassContext } from './pass.js';
 
@@ -63,7 +64,7 @@ export const extractPass: Pass = {
  * they call a slot (`go to {receptacle}`, `go to {destination}`) are one procedure.
  */
 export function templateKey(c: Pick<Contract, 'templates'>): string {
-  return [...new Set(c.templates.map((t) => t.template.replace(/\{\{|\}\}/g, '§').replace(/\{[A-Za-z_]\w*\}/g, '{}')))].sort().join('\n');
+  return [...new Set(c.templates.map(slotsBlanked))].sort().join('\n');
 }
 
 /**

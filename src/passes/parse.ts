@@ -135,8 +135,10 @@ export function parseSkillDetailed(skill: SourceSkill, diags: Diagnostic[], opti
   }
   for (const s of skill.files) {
     if (s.kind !== 'script' || s.text === undefined) continue;
+    const findings = scanMalicious(s.text);
+    if (findings.length === 0) continue;
     const index = new LineIndex(s.text);
-    for (const f of scanMalicious(s.text)) {
+    for (const f of findings) {
       const pos = index.position(f.offset);
       malicious.push({ technique: f.technique, file: s.path, line: pos.line, column: pos.column, message: describeFinding(f) });
     }

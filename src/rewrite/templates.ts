@@ -59,6 +59,13 @@ export function canonicalTemplate(t: Pick<ActionTemplate, 'template' | 'slots'>)
     .join('');
 }
 
+/** The template with every slot written `{}`: two templates that differ only in slot names are equal. */
+export function slotsBlanked(t: Pick<ActionTemplate, 'template' | 'slots'>): string {
+  return templatePieces(t)
+    .map((p) => (p.kind === 'const' ? escapeTemplateText(p.text) : '{}'))
+    .join('');
+}
+
 const compiled = new WeakMap<object, Map<string, RegExp>>();
 
 /**

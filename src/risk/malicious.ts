@@ -173,7 +173,7 @@ const DOWNLOAD_RUN = [
   /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|\n]*\|\s*(?:iex|Invoke-Expression)\b/gi,
 ];
 
-function downloadRuns(text: string): MaliciousFinding[] {
+function downloadRuns(text: string, paragraphs: readonly Window[]): MaliciousFinding[] {
   const out: MaliciousFinding[] = [];
   for (const shape of DOWNLOAD_RUN) {
     const re = new RegExp(shape.source, shape.flags);
@@ -189,7 +189,7 @@ function downloadRuns(text: string): MaliciousFinding[] {
       }
     }
   }
-  out.push(...savedThenRun(text));
+  out.push(...savedThenRun(text, paragraphs));
   return out;
 }
 
@@ -231,9 +231,8 @@ const SAVED = [
  * A file downloaded from an untrusted host (raw IP, shortener, paste site, plain http) and then
  * run in the same paragraph: `chmod +x` on it, an interpreter or `./` before it, `Start-Process`.
  */
-function savedThenRun(text: string): MaliciousFinding[] {
+function savedThenRun(text: string, paragraphs: readonly Window[]): MaliciousFinding[] {
   const out: MaliciousFinding[] = [];
-  const { paragraphs } = windows(text);
   for (const [k, shape] of SAVED.entries()) {
     const re = new RegExp(shape.source, shape.flags);
     for (let m = re.exec(text); m; m = re.exec(text)) {
@@ -265,7 +264,7 @@ export function decodeBase64Text(literal: string): string | null {
   return printable / text.length >= 0.95 ? text : null;
 }
 
-const COMMAND_WORDS = /\b(?:curl|wget|bash|sh|zsh|python[23]?|perl|nc|ncat|chmod|powershell|iex|osascript)\b|\/dev\/tcp\//u;
+const COMMAND_WORDS = /\b(?:curl|wget|bash|sh|zsh|python[23]?|perl|nc|ncat|chmod|powershell|iex|osascript)\b|\/dev\/tcp\//;
 
 const shorten = (s: string, n = 120) => {
   const t = s.replace(/\s+/g, ' ').trim();
@@ -332,7 +331,7 @@ function scanText(text: string, depth: number): MaliciousFinding[] {
       out.push({ technique: p.technique, pattern: p.id, offset: m.index, length: m[0].length, message: p.message });
     }
   }
-  out.push(...downloadRuns(text));
+  out.push(...downloadRuns(text, paragraphs));
   out.push(...bundledThenSent(text, lines, paragraphs));
   if (depth > 0) {
     // A regex of its own per call: the decoded text is scanned from inside this loop.
@@ -341,7 +340,7 @@ function scanText(text: string, depth: number): MaliciousFinding[] {
       const decoded = decodeBase64Text(m[0]);
       if (decoded === null) continue;
       const inner = scanText(decoded, depth - 1);
-      const line = lines.find((l) => m!.index >= l.start && m!.index < l.start + l.text.length + 1);
+      const line = windowAt(lines, m.index);
       const decodedAndRun = out.some((f) => f.technique === 'decode-and-execute' && line && f.offset >= line.start && f.offset <= line.start + line.text.length);
       if (inner.length > 0) {
         for (const f of inner) out.push({ ...f, pattern: `${f.pattern} (encoded)`, offset: m.index, length: m[0].length, message: `${f.message}, hidden in a base64 literal`, decoded: shorten(decoded) });
@@ -351,12 +350,12 @@ function scanText(text: string, depth: number): MaliciousFinding[] {
     }
   }
   // The decode-and-run finding on a line whose literal decodes says what it decodes to.
-  const decodedAt = new Map(out.filter((f) => f.decoded !== undefined).map((f) => [lines.findIndex((l) => f.offset >= l.start && f.offset <= l.start + l.text.length), f.decoded!] as const));
+  const decodedAt = new Map(out.filter((f) => f.decoded !== undefined).map((f) => [windowAt(lines, f.offset), f.decoded!] as const));
   const seen = new Set<string>();
   return out
     .map((f) => {
       if (f.decoded !== undefined || f.technique !== 'decode-and-execute') return f;
-      const d = decodedAt.get(lines.findIndex((l) => f.offset >= l.start && f.offset <= l.start + l.text.length));
+      const d = decodedAt.get(windowAt(lines, f.offset));
       return d === undefined ? f : { ...f, decoded: d };
     })
     .sort((a, b) => a.offset - b.offset || (a.technique < b.technique ? -1 : a.technique > b.technique ? 1 : 0))

@@ -15,7 +15,6 @@
  * - risk: combined weight 1 − Π(1 − w) of the undeclared unsafe sinks that AST scans find in the
  *   members' fenced code and linked scripts.
  */
-import { scanMalicious } from '../risk/malicious.js';
 import type { Contract, Evidence, Parent, RiskHit, Unit } from '../ir/types.js';
 import { tokenSet, contentTokens } from '../text/tokens.js';
 import { proseOf, type MemberUnit } from '../extract/contract.js';
@@ -194,12 +193,12 @@ export function risk(c: Contract, members: readonly MemberUnit[], scan: RiskScan
     for (const b of x.unit.codeBlocks) {
       for (const f of scan(b.value, b.lang, undefined)) hits.push({ ...f, file: x.parent.file, line: b.line + f.line, declared: isDeclared(c, f, riskMax) });
     }
-    hits.push(...maliciousHits(x.unit.text, x.parent.file, x.unit.line));
+    hits.push(...maliciousHits(x.parent, x.parent.file, x.unit.text, x.unit.line));
     for (const s of linkedScripts(x.parent, x.unit)) {
       if (seenScripts.has(s.path) || s.text === undefined) continue;
       seenScripts.add(s.path);
       for (const f of scan(s.text, null, s.path)) hits.push({ ...f, file: s.path, declared: isDeclared(c, f, riskMax) });
-      hits.push(...maliciousHits(s.text, s.path, 1));
+      hits.push(...maliciousHits(x.parent, s.path, s.text, 1));
     }
   }
   const undeclared = new Map<string, number>();
@@ -211,22 +210,23 @@ export function risk(c: Contract, members: readonly MemberUnit[], scan: RiskScan
 /**
  * Malicious install steps (issue 20) in a unit's text or a script, as risk hits of weight 1 that
  * nothing declares: `malicious.<technique>`. One of them puts risk at 1.0, so no contract drawn
- * from such a unit is ever promoted.
+ * from such a unit is ever promoted. They are the parse pass's findings (Parent.malicious) that lie
+ * in `text`, which starts on `firstLine` of `file`: the skill is not scanned again.
  */
-function maliciousHits(text: string, file: string, firstLine: number): RiskHit[] {
-  return scanMalicious(text).map((f) => {
-    const before = text.slice(0, f.offset);
-    return {
-      sink: `malicious.${f.technique}`,
+function maliciousHits(parent: Parent, file: string, text: string, firstLine: number): RiskHit[] {
+  const lines = text.split('\n');
+  return (parent.malicious ?? [])
+    .filter((m) => m.file === file && m.line >= firstLine && m.line < firstLine + lines.length)
+    .map((m) => ({
+      sink: `malicious.${m.technique}`,
       category: 'malicious',
       weight: 1,
       file,
-      line: firstLine + before.split('\n').length - 1,
-      column: f.offset - before.lastIndexOf('\n'),
-      snippet: text.slice(f.offset, f.offset + Math.min(f.length, 80)),
+      line: m.line,
+      column: m.column,
+      snippet: lines[m.line - firstLine]!.slice(m.column - 1, m.column - 1 + 80),
       declared: false,
-    };
-  });
+    }));
 }
 
 /**

@@ -5,6 +5,7 @@
  * them: a skill may declare that it runs a download, not that it hides one.
  */
 import type { LintRule } from '../types.js';
+import { LineIndex } from '../../text/line-index.js';
 import { describeFinding, maliciousTechniques, scanMalicious, type TechniqueId } from '../../risk/malicious.js';
 
 export function maliciousInstallRule(technique: TechniqueId): LintRule {
@@ -30,11 +31,10 @@ export function maliciousInstallRule(technique: TechniqueId): LintRule {
       }
       for (const s of subject.parent.scripts) {
         if (s.text === undefined) continue;
-        for (const f of scanMalicious(s.text)) {
-          if (f.technique !== technique) continue;
-          const before = s.text.slice(0, f.offset);
-          ctx.report({ file: s.relPath, line: before.split('\n').length, column: f.offset - before.lastIndexOf('\n'), message: describeFinding(f) });
-        }
+        const findings = scanMalicious(s.text).filter((f) => f.technique === technique);
+        if (findings.length === 0) continue;
+        const index = new LineIndex(s.text);
+        for (const f of findings) ctx.report({ file: s.relPath, ...index.position(f.offset), message: describeFinding(f) });
       }
     },
   };
