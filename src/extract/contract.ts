@@ -124,7 +124,9 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
       }
       valuesByName.set(name, new Map([...byUnit].filter(([, v]) => v !== '')));
       const examples = [...new Set(values.filter((v) => v !== ''))].slice(0, 3).map((v) => `\`${v}\``).join(', ');
-      const field: FieldSpec = { name, type: shape.type, required: values.every((v) => v !== ''), description: `${shape.output ? 'where the result is written' : 'varies across source units'}; seen: ${examples || '(empty)'}` };
+      // In a numbered step a value of several words is a phrase, not a list.
+      const type = g.source === 'step' && shape.type === 'list' && !values.some((v) => v.includes(',')) ? 'string' : shape.type;
+      const field: FieldSpec = { name, type, required: values.every((v) => v !== ''), description: `${shape.output ? 'where the result is written' : 'varies across source units'}; seen: ${examples || '(empty)'}` };
       inputs.push(field);
       if (shape.output) outputs.push({ ...field, description: `file written by the action; seen: ${examples}` });
     }

@@ -75,7 +75,7 @@ export function shapeSlot(context: SlotContext | string | undefined, values: rea
   // them: that flag takes no value (`--execute {x}`).
   const flags = present.length > 0 && present.every((v) => /^-/.test(v));
   const output = !flags && OUTPUT_FLAG.test(b0.replace(/[=:]$/, ''));
-  const named = flags ? 'options' : output ? 'output' : packagesOf(ctx, present) ?? nameFromContext(ctx);
+  const named = flags ? 'options' : output ? 'output' : packagesOf(ctx, present) ?? nameFromContext(ctx) ?? sharedHead(present);
   return named !== null ? { name: named, type, output } : { name: nameFromValues(type, present), type, output, byKind: true };
 }
 
@@ -97,6 +97,17 @@ function packagesOf(ctx: SlotContext, present: readonly string[]): string | null
 }
 
 const PACKAGE_MANAGERS = /^(npm|pnpm|yarn|bun|cargo|poetry|uv|pipx|conda|mamba|brew|apt|apt-get|dnf|yum|apk|gem|go|dotnet|composer|skills)$/;
+
+/**
+ * The word every value ends with, when the values are phrases that share their head noun
+ * (`client configuration`, `configuration`; `(OAuth authentication)`, `(API key authentication).`).
+ */
+function sharedHead(present: readonly string[]): string | null {
+  if (present.length < 2 || !present.some((v) => /\s/.test(v))) return null;
+  const heads = new Set(present.map((v) => (/([A-Za-z]+)[^A-Za-z]*$/.exec(v)?.[1] ?? '').toLowerCase()));
+  const [head] = heads;
+  return heads.size === 1 && head && head.length >= 4 && !STOP_WORDS.has(head) && !GENERIC_SLOT_NAMES.has(head) ? head : null;
+}
 
 function nameFromContext(ctx: SlotContext): string | null {
   const before = ctx.before;
@@ -137,7 +148,7 @@ function nameFromContext(ctx: SlotContext): string | null {
   // The noun before it, when it is not the command itself: `move crate {x} to shelf {y}`. Only in
   // prose and inline actions: in a command line the word before a slot is an argument of its own
   // (`pip install numpy {x}`, `-c:a aac {x}`), and labels are flags or keys.
-  if (ctx.prose && (ctx.leading ?? before.length) > 1 && /^[a-z]{3,}$/.test(b0) && !STOP_WORDS.has(b0) && !CALL_VERBS.has(b0) && loadVerbLexicon().classOf(b0) === undefined) return b0;
+  if (ctx.prose && (ctx.leading ?? before.length) > 1 && /^[a-z]{3,}$/.test(b0) && !/(?:ed|ing)$/.test(b0) && !STOP_WORDS.has(b0) && !CALL_VERBS.has(b0) && loadVerbLexicon().classOf(b0) === undefined) return b0;
   // The noun after it in prose: `your {x} account`, `the {x} branch`.
   if (ctx.prose && ctx.after && /^[a-z]{3,}$/.test(ctx.after) && !STOP_WORDS.has(ctx.after) && !CALL_VERBS.has(ctx.after)) return ctx.after;
   return null;

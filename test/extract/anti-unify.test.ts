@@ -55,6 +55,8 @@ describe('slot shapes', () => {
     expect(shapeSlot({ before: ['--name'] }, ['x', 'y']).name).toBe('name');
     expect(shapeSlot({ before: ['-o'] }, ['a.png'])).toEqual({ name: 'output', type: 'image', output: true });
     expect(shapeSlot({ before: ['kill'] }, ['123', '456'])).toEqual({ name: 'count', type: 'integer', output: false, byKind: true });
+    // Phrases that share their head noun are named by it; a participle before a slot names nothing.
+    expect(shapeSlot({ before: ['prompted', 'when', 'account'], prose: true, leading: 5 }, ['(OAuth authentication).', '(API key authentication)']).name).toBe('authentication');
     // A flag that takes no value: what follows it is more flags.
     expect(shapeSlot({ before: ['--execute'] }, ['--inplace', '--debug']).name).toBe('options');
   });
