@@ -12,14 +12,17 @@
  * corpora hold copies of one skill under several tasks), and recall counts distinct gold contents.
  * Also prints load + first query time and the median warm query time.
  *
- *   node build/bench/retrieval.js <queries.jsonl> [dist] [--k 10] [--misses]
+ * `--prefix corpora/` reads gold paths under that folder: a dist built from a pool that holds the
+ * corpora beside a distractor library (issue 21 item 5).
+ *
+ *   node build/bench/retrieval.js <queries.jsonl> [dist] [--k 10] [--misses] [--prefix <folder/>]
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { openRetriever } from '../src/query/retriever.js';
 import { indexOf } from '../src/query/graph-index.js';
 import { rank } from '../src/query/rank.js';
-import { contentTokens } from '../src/text/tokens.js';
+import { plainBm25 } from './plain-bm25.js';
 
 interface QueryRow {
   readonly query: string;
@@ -30,7 +33,8 @@ interface ParentsDoc {
 }
 
 const args = process.argv.slice(2);
-const positional = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1] === '--k'));
+const positional = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && (args[i - 1] === '--k' || args[i - 1] === '--prefix')));
+const prefix = args.includes('--prefix') ? args[args.indexOf('--prefix') + 1]! : '';
 const queriesFile = positional[0];
 if (!queriesFile) {
   console.error('usage: node build/bench/retrieval.js <queries.jsonl> [dist] [--k 10] [--misses]');
@@ -38,7 +42,8 @@ if (!queriesFile) {
 }
 const dist = path.resolve(positional[1] ?? 'dist');
 const K = 10;
-const rows: QueryRow[] = fs.readFileSync(queriesFile, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as QueryRow);
+const rows: QueryRow[] = fs.readFileSync(queriesFile, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as QueryRow)
+  .map((r) => ({ ...r, gold: r.gold.map((g) => prefix + g) }));
 
 const t0 = performance.now();
 const retriever = openRetriever(dist);
@@ -95,33 +100,3 @@ for (const row of rows) {
 times.sort((a, b) => a - b);
 console.log(`\nload + first query: ${coldMs.toFixed(0)} ms; warm query (rank only): median ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms, max ${times[times.length - 1]!.toFixed(1)} ms`);
 if (args.includes('--misses')) console.log(`\nskillc misses (no gold skill in the top ${K}): ${misses.length}\n${misses.join('\n')}`);
-
-/** Okapi BM25 over one text per skill. */
-function plainBm25(docs: readonly { path: string; text: string }[]): (q: string, k: number) => string[] {
-  const postings = new Map<string, [number, number][]>();
-  const lengths = docs.map((d, i) => {
-    const toks = contentTokens(d.text);
-    const tf = new Map<string, number>();
-    for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + 1);
-    for (const [t, n] of tf) {
-      let list = postings.get(t);
-      if (!list) postings.set(t, (list = []));
-      list.push([i, n]);
-    }
-    return toks.length;
-  });
-  const avg = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length);
-  return (q, k) => {
-    const score = new Float64Array(docs.length);
-    for (const t of new Set(contentTokens(q))) {
-      const list = postings.get(t) ?? [];
-      const idf = Math.log(1 + (docs.length - list.length + 0.5) / (list.length + 0.5));
-      for (const [d, n] of list) score[d]! += (idf * n * 2.2) / (n + 1.2 * (0.25 + (0.75 * lengths[d]!) / avg));
-    }
-    return [...score.keys()]
-      .filter((d) => score[d]! > 0)
-      .sort((a, b) => score[b]! - score[a]! || (docs[a]!.path < docs[b]!.path ? -1 : 1))
-      .slice(0, k)
-      .map((d) => docs[d]!.path);
-  };
-}

@@ -204,21 +204,33 @@ Examples:
     .option('--budget <tokens>', 'token budget of the whole answer (o200k_base BPE tokens)', wholeNumber('--budget', 200), 8000)
     .addOption(new Option('--format <format>', 'md: what an agent reads; json: the same with every score').choices(['md', 'json']).default('md'))
     .option('--output-file <file>', 'write the answer to a file instead of stdout')
+    .option('--plan', 'answer with the skills a multi-step task needs, in order (producers before consumers); -k is the most steps')
     .addHelpText('after', `
 How it ranks (SPEC §5, after Graph of Skills): BM25F over each skill's name, description, headings,
-I/O, contract templates and body, mixed with a TF-IDF vector cosine, gives seed skills; Personalized
-PageRank over graph.json's typed edges (invokes, dep, wf, sem, alt; restart 0.2, reverse weights
-dep 1.0, wf 0.5, sem 0.2, alt 0.1) spreads their weight to prerequisites and neighbours; a rerank
-adds direct matches in name, description and I/O. Only skills are returned, never a contract.
+I/O, contract templates and body (a term the task repeats weighs more, BM25's k3 = 8), mixed with a
+TF-IDF vector cosine and direct matches in name, description and I/O, orders the seed skills.
+Personalized PageRank over graph.json's typed edges (invokes, dep, wf, sem, alt) then brings in
+prerequisites and neighbours after the seeds, with a bounded boost that never reorders them. Only
+skills are returned, never a contract.
+
+NO_SKILL_HIT when no skill holds any of the task's words, or when the best skill matches less
+than 20% of the (IDF) weight of the task's words that some skill holds: a share of what the
+library could match, so a two-word query and a long task instruction meet the same bar.
 
 Each hit is the skill as written, every line of it. Hits are added in rank order while they fit
-the budget; the rest are listed by path.
+the budget; every hit is listed, the ones over the budget by path.
+
+--plan: the steps are the seeds scoring at least 60% of the best, plus the prerequisites the graph
+reaches backwards along dep or wf edges from them, ordered so that a skill whose output another
+takes comes first (ties: rank). The answer is an outline (each step, what it does, which earlier
+step it follows and why), the contracts the steps invoke stated once, then each step's bundle.
 
 Exit codes: 0 hits, 1 NO_SKILL_HIT (no skill matches the task), 2 usage error or unreadable dist.
 
 Examples:
   skillc query "convert a scanned PDF to a Word document" --dist ./dist
-  skillc query "detect intrusions in a packet capture" --dist ./dist -k 3 --budget 4000 --format json`)
+  skillc query "detect intrusions in a packet capture" --dist ./dist -k 3 --budget 4000 --format json
+  skillc query --plan "capture traffic on eth0, then detect intrusions in it" --dist ./dist`)
     .action(async function (this: Command, task: string) {
       const { runQuery } = await import('./query-command.js');
       const o = this.opts();
@@ -228,6 +240,7 @@ Examples:
         budget: o.budget as number,
         format: o.format as 'md' | 'json',
         outputFile: o.outputFile as string | undefined,
+        plan: o.plan === true,
       }));
     });
 

@@ -1,6 +1,7 @@
 /**
- * `skillc query "<task>" --dist <dist>`: the bundle an agent reads for one task. Exit 0 with hits,
- * 1 with NO_SKILL_HIT (so scripts can branch on it), 2 for usage errors or an unreadable index.
+ * `skillc query "<task>" --dist <dist>`: the bundle an agent reads for one task; with `--plan`, the
+ * skills a multi-step task needs in the order they are used. Exit 0 with hits, 1 with NO_SKILL_HIT
+ * (so scripts can branch on it), 2 for usage errors or an unreadable index.
  *
  * A damaged or hostile dist (graph.json naming a bundle outside the dist, a missing or oversized
  * bundle, an edge to an unknown node) is one line on stderr, `skillc query: <why>`, and exit 2:
@@ -15,7 +16,7 @@
 import fs from 'node:fs';
 import { openRetriever } from '../query/retriever.js';
 import { IndexError } from '../query/graph-index.js';
-import { renderQueryJson, renderQueryMarkdown } from '../query/render.js';
+import { renderPlanJson, renderPlanMarkdown, renderQueryJson, renderQueryMarkdown } from '../query/render.js';
 import { escapeBlock, escapeInline } from '../text/terminal.js';
 import { errnoText } from '../util/errno.js';
 import { DistReadError } from '../util/confined-read.js';
@@ -26,15 +27,24 @@ export interface QueryCommandOptions {
   readonly budget: number;
   readonly format: 'md' | 'json';
   readonly outputFile?: string;
+  /** Answer with an ordered plan (query/plan.ts) instead of a ranked list. */
+  readonly plan?: boolean;
 }
 
 export async function runQuery(task: string, opts: QueryCommandOptions): Promise<number> {
   let text: string;
   let status: 'ok' | 'NO_SKILL_HIT';
   try {
-    const result = await openRetriever(opts.dist).query(task, { k: opts.k, budget: opts.budget });
-    text = opts.format === 'json' ? renderQueryJson(result) : renderQueryMarkdown(result);
-    status = result.status;
+    const retriever = openRetriever(opts.dist);
+    if (opts.plan) {
+      const result = await retriever.plan(task, { k: opts.k, budget: opts.budget });
+      text = opts.format === 'json' ? renderPlanJson(result) : renderPlanMarkdown(result);
+      status = result.status;
+    } else {
+      const result = await retriever.query(task, { k: opts.k, budget: opts.budget });
+      text = opts.format === 'json' ? renderQueryJson(result) : renderQueryMarkdown(result);
+      status = result.status;
+    }
   } catch (err) {
     if (err instanceof IndexError || err instanceof DistReadError) {
       process.stderr.write(`skillc query: ${escapeInline(err.message)}\n`);

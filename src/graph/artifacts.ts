@@ -20,6 +20,8 @@ export interface ArtifactLexicon {
   readonly consume: ReadonlySet<string>;
   readonly outputHeadings: ReadonlySet<string>;
   readonly inputHeadings: ReadonlySet<string>;
+  /** General-purpose formats (rules/artifacts.json `carriers`): a handoff over one needs a shared subject. */
+  readonly carriers: ReadonlySet<string>;
 }
 
 export interface ArtifactDoc {
@@ -28,6 +30,7 @@ export interface ArtifactDoc {
   readonly consume: readonly string[];
   readonly outputHeadings: readonly string[];
   readonly inputHeadings: readonly string[];
+  readonly carriers?: readonly string[];
 }
 
 let cached: ArtifactLexicon | undefined;
@@ -49,6 +52,7 @@ export function artifactLexiconFrom(doc: ArtifactDoc): ArtifactLexicon {
     consume: new Set(doc.consume.map(stem)),
     outputHeadings: new Set(doc.outputHeadings),
     inputHeadings: new Set(doc.inputHeadings),
+    carriers: new Set(doc.carriers ?? []),
   };
 }
 

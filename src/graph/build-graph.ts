@@ -80,7 +80,7 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
       templates: c.templates.map((t) => t.template),
     }));
 
-  const ctx = { parents, parentIds, io, vectors, contracts, contractId: contractNodeId, callSites };
+  const ctx = { parents, parentIds, io, artifacts: lex, vectors, contracts, contractId: contractNodeId, callSites };
   const edges = EDGE_RULES.flatMap((rule) => rule.build(ctx)).sort(compareEdges);
   const counts = Object.fromEntries(EDGE_TYPES.map((t) => [t, 0])) as Record<EdgeType, number>;
   for (const e of edges) counts[e.type]++;

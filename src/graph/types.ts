@@ -6,7 +6,7 @@
  * of the library.
  */
 
-export const GRAPH_SCHEMA_VERSION = 1;
+export const GRAPH_SCHEMA_VERSION = 2;
 
 export type EdgeType = 'invokes' | 'dep' | 'wf' | 'sem' | 'alt';
 export const EDGE_TYPES: readonly EdgeType[] = ['invokes', 'dep', 'wf', 'sem', 'alt'];
@@ -74,7 +74,8 @@ export interface GraphEdge {
 
 /** Retrieval parameters, fixed when the index is built so that a dist answers the same way everywhere. */
 export interface RetrievalParameters {
-  readonly bm25: { readonly k1: number; readonly b: number; readonly fieldWeights: Readonly<Record<FieldName, number>> };
+  /** k3 saturates a term's frequency in the query: weight (k3 + 1)·qtf / (k3 + qtf). */
+  readonly bm25: { readonly k1: number; readonly b: number; readonly k3: number; readonly fieldWeights: Readonly<Record<FieldName, number>> };
   /** Hybrid seeds: z = eta·vector + (1 − eta)·lexical, both scaled to [0, 1]; the best `count` with z ≥ minRatio·max. */
   readonly seeds: { readonly eta: number; readonly count: number; readonly minRatio: number };
   /** Personalized PageRank over the typed operator (GoS eq. 3–4). */
@@ -87,7 +88,11 @@ export interface RetrievalParameters {
   };
   /** rho = graph/max(graph) + mu·fieldMatch; a node needs graph ≥ minGraphRatio·max(graph) to be a hit. */
   readonly rerank: { readonly mu: number; readonly minGraphRatio: number };
-  /** NO_SKILL_HIT when the best seed covers less than this share of the query's IDF mass. */
+  /**
+   * NO_SKILL_HIT when the best seed covers less than this share of the query's attainable weight:
+   * the IDF weight of the query terms some skill contains (a term no skill holds no skill can match,
+   * so it does not count against the best one, and long instructions full of file names do not fall).
+   */
   readonly minCoverage: number;
 }
 

@@ -83,6 +83,7 @@ function checkStructure(file: string, doc: GraphDocument): void {
   const numbers: [string, unknown, number, number][] = [
     ['bm25.k1', P.bm25.k1, 0, Infinity],
     ['bm25.b', P.bm25.b, 0, 1],
+    ['bm25.k3', P.bm25.k3, 0, Infinity],
     ...FIELDS.map((f): [string, unknown, number, number] => [`bm25.fieldWeights.${f}`, (P.bm25 as { fieldWeights: Record<string, unknown> }).fieldWeights[f], 0, Infinity]),
     ['seeds.eta', P.seeds.eta, 0, 1],
     ['seeds.count', P.seeds.count, 1, Infinity],

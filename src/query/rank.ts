@@ -2,8 +2,8 @@
  * Ranking for one query (SPEC §5, GoS §3.3): BM25F over the fielded lexicon and a TF-IDF vector
  * cosine give hybrid seeds; Personalized PageRank over the typed, reverse-aware operator spreads
  * their mass to prerequisites and neighbours; a rerank adds direct matches in the fields that name
- * a skill. Only parents are ranked. When the best seed covers too little of the query, the answer
- * is NO_SKILL_HIT instead of the least bad skills.
+ * a skill. Only parents are ranked. When the best seed covers too little of the weight of the query
+ * terms the library holds, the answer is NO_SKILL_HIT instead of the least bad skills.
  */
 import path from 'node:path';
 import { isContentWord, stem, words } from '../text/tokens.js';
@@ -36,7 +36,9 @@ export interface RankedHit {
 
 export interface Ranking {
   readonly terms: readonly string[];
-  /** Best coverage of the query's IDF mass by one seed. */
+  /** Query terms that no skill contains, sorted. */
+  readonly unknownTerms: readonly string[];
+  /** Best coverage by one seed of the query's attainable weight (the terms some skill contains). */
   readonly coverage: number;
   readonly hits: readonly RankedHit[];
 }
@@ -51,18 +53,28 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
   const { doc } = index;
   const P = doc.parameters;
   const nDocs = doc.lexicon.docs.length;
-  const terms = queryTerms(query);
-  if (terms.length === 0 || nDocs === 0) return { terms, coverage: 0, hits: [] };
+  const counts = queryTermCounts(query);
+  const terms = [...counts.keys()];
+  const unknownTerms: string[] = [];
+  if (terms.length === 0 || nDocs === 0) return { terms, unknownTerms: terms, coverage: 0, hits: [] };
 
   const lexical = new Float64Array(nDocs);
   const dot = new Float64Array(nDocs);
   const matched = new Float64Array(nDocs);
   const fieldMatched = new Float64Array(nDocs);
-  let idfMass = 0;
+  /** IDF weight of the query terms some skill contains: what the best match is measured against. */
+  let attainable = 0;
   let queryNorm = 0;
   const weights = FIELDS.map((f) => P.bm25.fieldWeights[f]);
   for (const t of terms) {
     const list = postingsOf(index, t);
+    if (list.length === 0) {
+      unknownTerms.push(t);
+      continue;
+    }
+    // BM25's query-term factor: a term the task repeats weighs more, with diminishing returns.
+    const qtf = counts.get(t)!;
+    const qw = ((P.bm25.k3 + 1) * qtf) / (P.bm25.k3 + qtf);
     // Documents containing the term (a document may have several triples, one per field).
     let df = 0;
     let bodyDf = 0;
@@ -71,7 +83,7 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
       if (list[i + 1] === BODY) bodyDf++;
     }
     const idf = Math.log(1 + (nDocs - df + 0.5) / (df + 0.5));
-    idfMass += idf;
+    attainable += qw * idf;
     // The query is a document with tf 1 per term; a term absent from every body still counts in its norm.
     const vidf = tfidfWeight(1, bodyDf, nDocs);
     queryNorm += vidf ** 2;
@@ -87,9 +99,9 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
         if (MATCH_FIELDS.includes(f)) inMatchField = true;
         if (f === BODY) dot[d]! += vidf * tfidfWeight(raw, bodyDf, nDocs);
       }
-      lexical[d]! += (idf * tf) / (P.bm25.k1 + tf);
-      matched[d]! += idf;
-      if (inMatchField) fieldMatched[d]! += idf;
+      lexical[d]! += (qw * idf * tf) / (P.bm25.k1 + tf);
+      matched[d]! += qw * idf;
+      if (inMatchField) fieldMatched[d]! += qw * idf;
     }
   }
   const norms = doc.lexicon.norms;
@@ -99,7 +111,7 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
   // Hybrid seeds (GoS eq. 2): both signals scaled to [0, 1] before mixing.
   const maxLex = Math.max(...lexical, 0);
   const maxVec = Math.max(...vector, 0);
-  if (maxLex <= 0) return { terms, coverage: 0, hits: [] };
+  if (maxLex <= 0) return { terms, unknownTerms, coverage: 0, hits: [] };
   const z = Array.from(lexical, (l, d) => P.seeds.eta * (maxVec > 0 ? vector[d]! / maxVec : 0) + (1 - P.seeds.eta) * (l / maxLex));
   const maxZ = Math.max(...z);
   const seeds = z
@@ -107,8 +119,11 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
     .filter((x) => x.s > 0 && x.s >= P.seeds.minRatio * maxZ)
     .sort((a, b) => b.s - a.s || pathOrder(index.parentOfDoc[a.d]!, index.parentOfDoc[b.d]!))
     .slice(0, P.seeds.count);
-  const coverage = Math.max(...seeds.map((x) => matched[x.d]! / idfMass));
-  if (coverage < P.minCoverage) return { terms, coverage, hits: [] };
+  // A share of what the library could match: a two-word query and a 300-word instruction full of
+  // file names meet the same bar, and so do a library of six skills and one of thousands (a share
+  // of all the query's terms fell with the query's length and rose with the library's vocabulary).
+  const coverage = roundTo(Math.max(...seeds.map((x) => matched[x.d]! / attainable)), 6);
+  if (coverage < P.minCoverage) return { terms, unknownTerms, coverage, hits: [] };
 
   const n = doc.nodes.length;
   const p = new Float64Array(n);
@@ -123,7 +138,7 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
     const node = doc.lexicon.docs[d]!;
     const graph = s[node]! / maxGraph;
     if (graph < P.rerank.minGraphRatio) continue;
-    const field = fieldMatched[d]! / idfMass;
+    const field = fieldMatched[d]! / attainable;
     const scores = { lexical: roundTo(lexical[d]!, 6), vector: roundTo(vector[d]!, 6), seed: roundTo(p[node]!, 6), graph: roundTo(graph, 6), field: roundTo(field, 6) };
     // Seeds are ordered by their text score (hybrid BM25F and vector, plus direct field matches);
     // the graph adds a bounded boost, below the weakest seed's text score, so it brings in
@@ -132,7 +147,7 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
     candidates.push({ node: index.parentOfDoc[d]!, score: roundTo(text + GRAPH_BOOST * graph, 6), scores, via: p[node]! > 0 ? null : strongestInflow(index, s, node) });
   }
   candidates.sort((a, b) => b.score - a.score || pathOrder(a.node, b.node));
-  return { terms, coverage: roundTo(coverage, 6), hits: candidates.slice(0, k) };
+  return { terms, unknownTerms, coverage, hits: candidates.slice(0, k) };
 }
 
 /**
@@ -148,6 +163,15 @@ export const MAX_RANKED_QUERY_CHARS = 100_000;
  * first MAX_RANKED_QUERY_CHARS characters (without the word cut there).
  */
 export function queryTerms(query: string): string[] {
+  return [...queryTermCounts(query).keys()];
+}
+
+/**
+ * Each distinct query term and how often the query uses it, in term order. A word of one letter
+ * repeated (`xxxx`, `yyyy`) is a placeholder or filler, not something a task asks for, and is
+ * dropped: skills that show date formats or masked values would otherwise match it.
+ */
+export function queryTermCounts(query: string): Map<string, number> {
   let read = query;
   if (query.length > MAX_RANKED_QUERY_CHARS) {
     let end = MAX_RANKED_QUERY_CHARS;
@@ -155,9 +179,13 @@ export function queryTerms(query: string): string[] {
     if (isWordChar(query.charCodeAt(end))) while (end > 0 && isWordChar(query.charCodeAt(end - 1))) end--;
     read = query.slice(0, end);
   }
-  const terms = new Set<string>();
-  for (const w of words(read)) if (isContentWord(w)) terms.add(stem(w));
-  return [...terms].sort();
+  const counts = new Map<string, number>();
+  for (const w of words(read)) {
+    if (!isContentWord(w) || /^([a-z])\1+$/.test(w)) continue;
+    const t = stem(w);
+    counts.set(t, (counts.get(t) ?? 0) + 1);
+  }
+  return new Map([...counts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 }
 
 /** ASCII letters and digits: what `words` builds words from. */

@@ -10,7 +10,9 @@
 import { escapeInline } from '../text/terminal.js';
 import { stableStringify } from '../util/stable-json.js';
 import { LISTED_HEADING, SEPARATOR } from './hydrate.js';
-import type { QueryResult } from './retriever.js';
+import type { PlanResult, QueryResult } from './retriever.js';
+import type { StepReason } from './plan.js';
+import type { ParentNode } from '../graph/types.js';
 
 /** Characters of the query quoted in the markdown; the rest is counted, not shown. */
 export const QUOTED_QUERY_CHARS = 200;
@@ -45,6 +47,85 @@ export function renderQueryMarkdown(r: QueryResult): string {
   let out = preamble(r.query, r.hits.length, r.tokens.charged, r.tokens.budget) + full.map((h) => h.text.replace(/\s*$/, '\n')).join(SEPARATOR);
   if (listed.length > 0) out += `${full.length > 0 ? SEPARATOR : ''}${LISTED_HEADING}${listed.map((h) => h.text).join('')}`;
   return out;
+}
+
+export function planPreamble(query: string, steps: number, charged: number, budget: number): string {
+  return preamble(query, steps, charged, budget).replace(/^<!-- skillc query /, '<!-- skillc plan ').replace(/: (\d+) hits?,/, (_, n: string) => `: ${n} step${n === '1' ? '' : 's'},`);
+}
+
+/** Characters of a skill's description the outline shows; the bundle below has all of it. */
+const OUTLINE_DESCRIPTION_CHARS = 160;
+
+export interface OutlineStep {
+  readonly node: ParentNode;
+  readonly role: 'match' | 'prerequisite';
+  readonly after: readonly StepReason[];
+}
+
+/**
+ * The numbered steps, one line each: name, source, what the skill does (its description's first
+ * sentence, bounded), and the earlier steps it follows with the edge that says so. Then the
+ * contracts the steps invoke, each named once (its text follows the outline when it fits the budget).
+ */
+export function planOutline(steps: readonly OutlineStep[]): string {
+  const lines = steps.map((s, i) => {
+    const n = s.node;
+    const what = firstSentence(n.description);
+    const after = s.after.map((a) => `after step ${a.step} (${a.type}: ${escapeInline(a.detail)})`);
+    const role = s.role === 'prerequisite' ? ['prerequisite of a later step'] : [];
+    const why = [...role, ...after].join('; ');
+    return `${i + 1}. **${escapeInline(n.name)}** (\`${escapeInline(n.source)}\`)${what ? `: ${escapeInline(what)}` : ''}${why ? ` [${why}]` : ''}\n`;
+  });
+  const invoked = [...new Set(steps.flatMap((s) => s.node.invokes))];
+  const contracts = invoked.length === 0 ? '' : `\nContracts the steps invoke, each stated once: ${invoked.map((id) => `\`${escapeInline(id)}\` (step${stepsOf(steps, id).length === 1 ? '' : 's'} ${stepsOf(steps, id).join(', ')})`).join(', ')}\n`;
+  return `# Plan: ${steps.length} step${steps.length === 1 ? '' : 's'}\n\n${lines.join('')}${contracts}`;
+}
+
+function stepsOf(steps: readonly OutlineStep[], id: string): number[] {
+  return steps.flatMap((s, i) => (s.node.invokes.includes(id) ? [i + 1] : []));
+}
+
+function firstSentence(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s/)[0] ?? '';
+  if (one.length <= OUTLINE_DESCRIPTION_CHARS) return one;
+  const cut = cutAtCodePoints(one, OUTLINE_DESCRIPTION_CHARS);
+  return `${one.slice(0, cut).replace(/\s+\S*$/, '')} …`;
+}
+
+/** Outline, the contracts once, then each step's bundle in order, as `query` shows hits. */
+export function renderPlanMarkdown(r: PlanResult): string {
+  if (r.status === 'NO_SKILL_HIT') return `NO_SKILL_HIT: no skill matches ${quoteQuery(r.query)} (${r.reason}).\n`;
+  let out = planPreamble(r.query, r.steps.length, r.tokens.charged, r.tokens.budget) + planOutline(r.steps);
+  // A contract over the budget is named in the outline (with its file) and not stated.
+  out += r.contracts.filter((c) => c.hydration === 'full').map((c) => SEPARATOR + c.text).join('');
+  const full = r.steps.filter((h) => h.hydration !== 'listed');
+  const listed = r.steps.filter((h) => h.hydration === 'listed');
+  out += full.map((h) => SEPARATOR + h.text.replace(/\s*$/, '\n')).join('');
+  if (listed.length > 0) out += `${SEPARATOR}${LISTED_HEADING}${listed.map((h) => h.text).join('')}`;
+  return out;
+}
+
+export function renderPlanJson(r: PlanResult): string {
+  return stableStringify({
+    ...r,
+    steps: r.steps.map((h) => ({
+      step: h.rank,
+      id: h.node.id,
+      path: h.node.path,
+      name: h.node.name,
+      source: h.node.source,
+      bundle: h.node.bundle,
+      role: h.role,
+      after: h.after,
+      invokes: h.invokes,
+      score: h.score,
+      scores: h.scores,
+      via: h.via,
+      hydration: h.hydration,
+      cost: h.cost,
+      text: h.text,
+    })),
+  });
 }
 
 export function renderQueryJson(r: QueryResult): string {

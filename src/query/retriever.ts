@@ -5,10 +5,14 @@
  */
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { loadGraphIndex, type GraphIndex } from './graph-index.js';
-import { hydrate, tokenBound, type HydratedHit } from './hydrate.js';
+import { hydrate, SEPARATOR, tokenBound, type HydratedHit } from './hydrate.js';
 import { loadSharedSections } from './shared-sections.js';
 import { rank, type Ranking } from './rank.js';
-import { preamble } from './render.js';
+import { planOutline, planPreamble, preamble } from './render.js';
+import { planSteps, type PlanStep, type StepReason } from './plan.js';
+import { loadTokenCounter } from '../text/bpe.js';
+import { MAX_BUNDLE_BYTES, readDistFile } from '../util/confined-read.js';
+import path from 'node:path';
 
 export const DEFAULT_K = 8;
 export const DEFAULT_BUDGET = 8000;
@@ -30,8 +34,36 @@ export interface QueryResult {
   readonly tokens: { readonly budget: number; readonly charged: number; readonly tokenizer: string };
   /** Query terms after stemming and stop-word removal. */
   readonly terms: readonly string[];
+  /** Query terms no skill contains. */
+  readonly unknownTerms: readonly string[];
   readonly coverage: number;
   readonly hits: readonly HydratedHit[];
+}
+
+/** One step of a plan: a hydrated hit (its rank is its step number) and why it comes where it does. */
+export interface PlannedStep extends HydratedHit {
+  readonly role: PlanStep['role'];
+  readonly after: readonly StepReason[];
+  /** Contracts the skill's bundle invokes, by id. */
+  readonly invokes: readonly string[];
+}
+
+/** A contract some step invokes, stated once for the whole plan. */
+export interface PlannedContract {
+  readonly id: string;
+  /** Its readable text in the dist (contracts/<id>.md). */
+  readonly file: string;
+  /** The steps that invoke it. */
+  readonly steps: readonly number[];
+  /** `full`: its text is in the answer; `listed`: over the budget, named by file only. */
+  readonly hydration: 'full' | 'listed';
+  readonly text: string;
+  readonly cost: number;
+}
+
+export interface PlanResult extends Omit<QueryResult, 'hits'> {
+  readonly steps: readonly PlannedStep[];
+  readonly contracts: readonly PlannedContract[];
 }
 
 export interface Retriever {
@@ -39,6 +71,8 @@ export interface Retriever {
   /** Ranking only: no files read, no budget (benchmarks, tools that hydrate themselves). */
   rank(query: string, k?: number): Ranking;
   query(query: string, options?: QueryOptions): Promise<QueryResult>;
+  /** The skills a multi-step task needs, in order (query/plan.ts); `k` is the most steps. */
+  plan(query: string, options?: QueryOptions): Promise<PlanResult>;
 }
 
 export function openRetriever(dist: string): Retriever {
@@ -48,20 +82,11 @@ export function openRetriever(dist: string): Retriever {
     index,
     rank: (query, k = DEFAULT_K) => rank(index, query, k),
     async query(query, options = {}) {
-      const k = options.k ?? DEFAULT_K;
-      const budget = options.budget ?? DEFAULT_BUDGET;
-      if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, not ${k}`);
-      if (!Number.isInteger(budget) || budget < MIN_BUDGET) throw new RangeError(`the budget must be an integer of at least ${MIN_BUDGET} tokens, not ${budget}`);
+      const { k, budget } = checkedOptions(options);
       const ranking = rank(index, query, k);
-      const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, coverage: ranking.coverage };
+      const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage };
       if (ranking.hits.length === 0) {
-        const reason =
-          ranking.terms.length === 0
-            ? 'the query has no content words'
-            : ranking.coverage === 0
-              ? 'no skill contains any of the query terms'
-              : `the best match covers ${pct(ranking.coverage)} of the query terms' weight; at least ${pct(index.doc.parameters.minCoverage)} is needed`;
-        return { ...base, status: 'NO_SKILL_HIT', reason, tokens: { budget, charged: 0, tokenizer: index.doc.tokenizer }, hits: [] };
+        return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.doc.tokenizer }, hits: [] };
       }
       // The preamble is charged at its longest: every figure at the widest it can be (hits ≤ k, and
       // at least 2 so that "hits" is plural), the query quoted at its bounded length (render.ts).
@@ -70,7 +95,60 @@ export function openRetriever(dist: string): Retriever {
       const charged = reserve + hits.reduce((a, h) => a + h.cost, 0);
       return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.doc.tokenizer }, hits };
     },
+    async plan(query, options = {}) {
+      const { k, budget } = checkedOptions(options);
+      const ranking = planSteps(index, query, k);
+      const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage };
+      if (ranking.steps.length === 0) {
+        return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.doc.tokenizer }, steps: [], contracts: [] };
+      }
+      const count = await loadTokenCounter();
+      // Charged first, whatever the bundles: the preamble at its longest, the outline (every step's
+      // place and reason), then each contract the steps invoke, once, while it fits; the bundles
+      // share what is left, in step order, as `query` hydrates its hits.
+      let charged = tokenBound(planPreamble(query, Math.max(k, 2), budget, budget)) + count(planOutline(ranking.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after }))));
+      const contracts: PlannedContract[] = [];
+      for (const id of [...new Set(ranking.steps.flatMap((s) => s.hit.node.invokes))]) {
+        const file = contractFile(index, id);
+        const steps = ranking.steps.flatMap((s, i) => (s.hit.node.invokes.includes(id) ? [i + 1] : []));
+        // The contract's readable text opens with its own `# id` heading.
+        const text = new TextDecoder().decode(readDistFile(index.dist, file, { maxBytes: MAX_BUNDLE_BYTES, namedBy: { file: path.join(index.dist, 'graph.json'), what: 'contract', owner: id } })).replace(/\s*$/, '\n');
+        const cost = count(text) + tokenBound(SEPARATOR);
+        const fits = charged + cost <= budget;
+        contracts.push({ id, file, steps, hydration: fits ? 'full' : 'listed', text: fits ? text : '', cost: fits ? cost : 0 });
+        if (fits) charged += cost;
+      }
+      // The separator after the outline (or the last contract) is charged with each bundle.
+      const hydrated = await hydrate(index.dist, ranking.steps.map((s) => s.hit), Math.max(0, budget - charged), shared);
+      const steps = hydrated.map((h, i): PlannedStep => ({ ...h, role: ranking.steps[i]!.role, after: ranking.steps[i]!.after, invokes: h.node.invokes }));
+      charged += hydrated.reduce((a, h) => a + h.cost, 0);
+      return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.doc.tokenizer }, steps, contracts };
+    },
   };
+}
+
+function checkedOptions(options: QueryOptions): { k: number; budget: number } {
+  const k = options.k ?? DEFAULT_K;
+  const budget = options.budget ?? DEFAULT_BUDGET;
+  if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, not ${k}`);
+  if (!Number.isInteger(budget) || budget < MIN_BUDGET) throw new RangeError(`the budget must be an integer of at least ${MIN_BUDGET} tokens, not ${budget}`);
+  return { k, budget };
+}
+
+/** contracts/<id>.md beside the contract's JSON, as graph.json's contract node names it. */
+function contractFile(index: GraphIndex, id: string): string {
+  const node = index.doc.nodes.find((n) => n.kind === 'contract' && n.id === `contract:${id}`);
+  const json = node?.kind === 'contract' ? node.contract : `contracts/${id}.json`;
+  return json.replace(/\.json$/, '.md');
+}
+
+/** Why a ranking has no hits, in the order rank() tests it. */
+export function noHitReason(index: GraphIndex, ranking: Ranking): string {
+  const P = index.doc.parameters;
+  const { terms, unknownTerms } = ranking;
+  if (terms.length === 0) return 'the query has no content words';
+  if (unknownTerms.length === terms.length) return 'no skill contains any of the query terms';
+  return `the best match covers ${pct(ranking.coverage)} of the weight of the query terms the library holds; at least ${pct(P.minCoverage)} is needed`;
 }
 
 function pct(x: number): string {

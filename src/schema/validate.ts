@@ -14,7 +14,7 @@ const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => 
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
-export type SchemaName = 'calibration' | 'parents' | 'refactored-library' | 'llm-cache-entry' | 'report' | 'manifest' | 'diagnostics' | 'policy' | 'verbs' | 'contract' | 'candidates' | 'risk-sinks' | 'artifacts' | 'graph' | 'query-result' | 'passages' | 'slot-names' | 'malicious-patterns';
+export type SchemaName = 'calibration' | 'parents' | 'refactored-library' | 'llm-cache-entry' | 'report' | 'manifest' | 'diagnostics' | 'policy' | 'verbs' | 'contract' | 'candidates' | 'risk-sinks' | 'artifacts' | 'graph' | 'query-result' | 'plan-result' | 'passages' | 'slot-names' | 'malicious-patterns';
 
 export function schemaPath(name: SchemaName): string {
   return path.join(packageRoot(), 'schemas', `${name}.schema.json`);

@@ -33,7 +33,8 @@ describe('artifact roles', () => {
   });
 
   it('reads the lexicon from data', () => {
-    const custom = artifactLexiconFrom({ artifacts: { widget: ['wdg'] }, produce: ['forge'], consume: ['eat'], outputHeadings: [], inputHeadings: [] });
+    const custom = artifactLexiconFrom({ artifacts: { widget: ['wdg'] }, produce: ['forge'], consume: ['eat'], outputHeadings: [], inputHeadings: [], carriers: ['widget'] });
+    expect(custom.carriers.has('widget')).toBe(true);
     expect(lineRoles('forge a wdg', custom, null)).toEqual([{ type: 'widget', role: 'output' }]);
     expect(lineRoles('eat the wdg', custom, null)).toEqual([{ type: 'widget', role: 'input' }]);
   });
@@ -53,13 +54,44 @@ const pairs = (doc: GraphDocument, type: string) => doc.edges.filter((e) => e.ty
 describe('edge rules', () => {
   it('dep points from the producer to the consumer, never from a skill to itself', async () => {
     const doc = await graphOf({
-      'record/SKILL.md': skill('record', 'Records audio from the microphone and saves a WAV file.', 'Run arecord.'),
-      'transcribe/SKILL.md': skill('transcribe', 'Turns speech into text.', 'Load the audio from the WAV file and run whisper.'),
-      // Reads and writes audio as often: a producer (ties go to output), and no edge to itself.
-      'edit/SKILL.md': skill('edit', 'Edits audio.', 'Trim the WAV file and save the WAV file.'),
+      'record/SKILL.md': skill('record', 'Records a packet capture from the network interface and saves a pcap file.', 'Run tcpdump on the interface.'),
+      'inspect/SKILL.md': skill('inspect', 'Finds port scans in network traffic.', 'Load the packets from the pcap file and count the ports each host contacts.'),
     });
-    expect(pairs(doc, 'dep')).toEqual(['skill:edit -> skill:transcribe', 'skill:record -> skill:transcribe']);
-    expect(doc.nodes.find((n) => n.id === 'skill:record')).toMatchObject({ outputs: ['audio'] });
+    expect(pairs(doc, 'dep')).toEqual(['skill:record -> skill:inspect']);
+    expect(doc.nodes.find((n) => n.id === 'skill:record')).toMatchObject({ outputs: ['pcap'] });
+  });
+
+  it('dep needs a handoff: a skill that also takes the artifact is no producer of it, one that also makes it no consumer', async () => {
+    const doc = await graphOf({
+      'record/SKILL.md': skill('record', 'Records a packet capture and saves a pcap file.', 'Run tcpdump.'),
+      // Reads and writes pcap files alike: neither a producer nor a consumer of them.
+      'trim/SKILL.md': skill('trim', 'Trims a packet capture.', 'Load the packets from the pcap file, drop the noise and save the pcap file.'),
+      'inspect/SKILL.md': skill('inspect', 'Finds port scans.', 'Load the packets from the pcap file.'),
+    });
+    expect(pairs(doc, 'dep')).toEqual(['skill:record -> skill:inspect']);
+  });
+
+  it('dep over a general-purpose format needs a shared subject; a domain artifact does not', async () => {
+    const rest = {
+      'sales/SKILL.md': skill('sales', 'Sales report.', 'Export the quarterly sales totals per region and write a JSON file of revenue per region for the finance team.'),
+      'revenue/SKILL.md': skill('revenue', 'Revenue charts.', 'Load the JSON file of quarterly sales totals and plot the revenue per region for the finance team.'),
+      // Takes JSON as well, about something else entirely.
+      'lint/SKILL.md': skill('lint', 'Lints code.', 'Load the JSON file of eslint rules and fix each warning in the TypeScript sources.'),
+      'bake/SKILL.md': skill('bake', 'Bakes bread.', 'Knead flour, water, salt and yeast; proof overnight; bake at 250 degrees.'),
+    };
+    const doc = await graphOf(rest);
+    expect(lex.carriers.has('json')).toBe(true);
+    expect(pairs(doc, 'dep')).toEqual(['skill:sales -> skill:revenue']);
+  });
+
+  it('dep does not link two copies of one skill', async () => {
+    const body = 'Run tcpdump on the interface and write the packets to a pcap file named after the host and the hour.';
+    const doc = await graphOf({
+      'record/SKILL.md': skill('record', 'Records packets.', body),
+      'record-copy/SKILL.md': skill('record-copy', 'Records packets.', `${body} Read the pcap file from the previous hour first.`),
+      'bake/SKILL.md': skill('bake', 'Bakes bread.', 'Knead flour, water, salt and yeast; proof overnight; bake at 250 degrees.'),
+    });
+    expect(pairs(doc, 'dep')).toEqual([]);
   });
 
   it('wf follows links and named skills, reversed when the named skill comes first', async () => {

@@ -93,10 +93,10 @@ describe('the preamble', () => {
 describe('ranking a hostile query', () => {
   it('does not stem a 40,000-letter run (Porter2 is quadratic in word length: about 14 s)', () => {
     const started = performance.now();
-    const ranking = retriever.rank(`${'a'.repeat(40_000)} intrusions`, 8);
+    const ranking = retriever.rank(`${'ab'.repeat(20_000)} intrusions`, 8);
     expect(performance.now() - started).toBeLessThan(5_000); // a hang guard (the old code took 14 s), not a speed measurement
     expect(ranking.terms).toContain('intrus');
-    expect(ranking.terms).toContain('a'.repeat(40_000));
+    expect(ranking.terms).toContain('ab'.repeat(20_000));
   });
 
   it('reads only the first 100,000 characters, without the word cut at the end', () => {

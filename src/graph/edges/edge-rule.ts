@@ -4,7 +4,7 @@
  */
 import type { CallSite, Contract, Parent } from '../../ir/types.js';
 import type { SparseVector } from '../../propose/tfidf.js';
-import type { SkillIO } from '../artifacts.js';
+import type { ArtifactLexicon, SkillIO } from '../artifacts.js';
 import type { EdgeType, GraphEdge } from '../types.js';
 
 export interface GraphContext {
@@ -13,6 +13,8 @@ export interface GraphContext {
   readonly parentIds: readonly string[];
   /** Per parent: artifact I/O. */
   readonly io: readonly SkillIO[];
+  /** The artifact lexicon the I/O was read with (rules/artifacts.json). */
+  readonly artifacts: ArtifactLexicon;
   /** Per parent: TF-IDF unit vector of its whole text. */
   readonly vectors: readonly SparseVector[];
   /** Contracts in the child store (auto-promoted), by id, and their node ids. */

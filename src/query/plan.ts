@@ -1,0 +1,111 @@
+/**
+ * Plans for multi-step tasks (issue 21 item 4): the skills a task needs, in the order they are
+ * used. Selection starts from the ranking `skillc query` uses: every seed whose score is at least
+ * PLAN_SCORE_RATIO of the best is a step (the task's own words name it), and so is a ranked skill
+ * with a dep or wf edge into a step (a prerequisite: it makes what the step takes, or a workflow puts
+ * it first; diffusion ranks such skills even when the task's words do not name them). Order: producers before consumers, by a topological sort over the dep and wf edges between
+ * steps (a dep edge runs from the skill that outputs an artifact to the one that takes it as input;
+ * a wf edge from a skill to the one it says comes next); among the steps free to go next, the
+ * best-ranked goes first, and a cycle is broken the same way, so the order is total and fixed.
+ *
+ * Pure: ranking and graph in, steps out. Hydration (bundles under the budget) and the contracts the
+ * steps invoke are added by the retriever.
+ */
+import type { EdgeType, GraphEdge } from '../graph/types.js';
+import type { GraphIndex } from './graph-index.js';
+import { rank, type RankedHit, type Ranking } from './rank.js';
+
+/** A seed is a step when its score reaches this share of the best seed's (tuned on the dev sets, BENCHMARKS.md). */
+export const PLAN_SCORE_RATIO = 0.6;
+/** Ranked hits a plan chooses from: enough to reach prerequisites diffusion put after the seeds. */
+export const PLAN_POOL = 40;
+/** Edges that order steps: a produced artifact consumed, a workflow's next step. */
+const ORDERING: readonly EdgeType[] = ['dep', 'wf'];
+
+export interface StepReason {
+  /** The earlier step this one follows (1-based). */
+  readonly step: number;
+  readonly type: EdgeType;
+  /** The edge's first evidence, e.g. "outputs pcap". */
+  readonly detail: string;
+}
+
+export interface PlanStep {
+  readonly hit: RankedHit;
+  /** `match`: the task's words found it; `prerequisite`: it feeds a step along a dep or wf edge. */
+  readonly role: 'match' | 'prerequisite';
+  /** Earlier steps whose output or workflow this step follows. */
+  readonly after: readonly StepReason[];
+}
+
+export interface PlanRanking extends Ranking {
+  readonly steps: readonly PlanStep[];
+}
+
+export function planSteps(index: GraphIndex, query: string, maxSteps: number): PlanRanking {
+  const ranking = rank(index, query, Math.max(PLAN_POOL, maxSteps));
+  if (ranking.hits.length === 0) return { ...ranking, steps: [] };
+  const best = ranking.hits[0]!.score;
+  const chosen: { hit: RankedHit; role: PlanStep['role']; rank: number }[] = [];
+  const ids = new Set<string>();
+  ranking.hits.forEach((hit, rank) => {
+    if (chosen.length >= maxSteps || hit.scores.seed === 0 || hit.score < PLAN_SCORE_RATIO * best) return;
+    chosen.push({ hit, role: 'match', rank });
+    ids.add(hit.node.id);
+  });
+  // Prerequisites: a ranked skill with a dep or wf edge into a step (it makes what the step takes,
+  // or a workflow puts it first), in rank order, then theirs, until no more are found or the plan is full.
+  const ordering = index.doc.edges.filter((e) => ORDERING.includes(e.type) && e.from !== e.to);
+  const rankOf = new Map(ranking.hits.map((h, r) => [h.node.id, r]));
+  for (let added = true; added && chosen.length < maxSteps; ) {
+    added = false;
+    const feeding = [...new Set(ordering.filter((e) => ids.has(e.to) && !ids.has(e.from) && rankOf.has(e.from)).map((e) => e.from))];
+    for (const id of feeding.sort((a, b) => rankOf.get(a)! - rankOf.get(b)!)) {
+      if (chosen.length >= maxSteps) break;
+      const rank = rankOf.get(id)!;
+      chosen.push({ hit: ranking.hits[rank]!, role: 'prerequisite', rank });
+      ids.add(id);
+      added = true;
+    }
+  }
+
+  const between = ordering.filter((e) => ids.has(e.from) && ids.has(e.to));
+  const order = topologicalOrder(chosen, between);
+  const stepOf = new Map(order.map((c, i) => [c.hit.node.id, i + 1]));
+  const steps = order.map((c): PlanStep => {
+    const after = between
+      .filter((e) => e.to === c.hit.node.id && stepOf.get(e.from)! < stepOf.get(c.hit.node.id)!)
+      .map((e) => ({ step: stepOf.get(e.from)!, type: e.type, detail: e.evidence[0]?.detail ?? e.type }))
+      .sort((a, b) => a.step - b.step || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+    return { hit: c.hit, role: c.role, after: dedupe(after) };
+  });
+  return { ...ranking, steps };
+}
+
+/**
+ * Kahn's algorithm; the ready step with the best rank goes first. When every remaining step waits
+ * on another (a cycle), the best-ranked remaining one goes next, so every step is placed.
+ */
+function topologicalOrder<T extends { hit: RankedHit; rank: number }>(items: readonly T[], edges: readonly GraphEdge[]): T[] {
+  const waitingOn = new Map(items.map((c) => [c.hit.node.id, new Set<string>()]));
+  for (const e of edges) waitingOn.get(e.to)!.add(e.from);
+  const left = [...items].sort((a, b) => a.rank - b.rank);
+  const out: T[] = [];
+  while (left.length > 0) {
+    const i = Math.max(0, left.findIndex((c) => waitingOn.get(c.hit.node.id)!.size === 0));
+    const [next] = left.splice(i, 1);
+    out.push(next!);
+    for (const w of waitingOn.values()) w.delete(next!.hit.node.id);
+  }
+  return out;
+}
+
+function dedupe(reasons: readonly StepReason[]): StepReason[] {
+  const seen = new Set<string>();
+  return reasons.filter((r) => {
+    const key = `${r.step} ${r.type}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
