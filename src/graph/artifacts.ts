@@ -64,6 +64,12 @@ export interface ArtifactMention {
   /** Library-relative file and 1-based line. */
   readonly file: string;
   readonly line: number;
+  /**
+   * Where the skill says it: `declared` in its frontmatter description or under an Inputs/Outputs
+   * heading (what the skill is for), `prose` in a body line, `code` in a code block (an example's
+   * `import json` or `package.json` says nothing about what the skill takes or makes).
+   */
+  readonly where: 'declared' | 'prose' | 'code';
 }
 
 export interface SkillIO {
@@ -117,16 +123,18 @@ export function skillIO(p: Parent, lex: ArtifactLexicon): SkillIO {
   const mentions: ArtifactMention[] = [];
   const description = p.frontmatter.data?.['description'];
   if (typeof description === 'string') {
-    for (const m of lineRoles(description, lex, null)) mentions.push({ ...m, file: p.file, line: p.frontmatter.yamlLine });
+    for (const m of lineRoles(description, lex, null)) mentions.push({ ...m, file: p.file, line: p.frontmatter.yamlLine, where: 'declared' });
   }
   for (const u of p.units) {
     const headingRole = roleOfHeading(u.heading, lex);
     const lines = u.text.split('\n');
+    const code = codeLines(u);
     for (let i = 0; i < lines.length; i++) {
       const text = lines[i]!;
       if (!/[a-z]/i.test(text)) continue;
       const isHeading = i === 0 && u.kind === 'section';
-      for (const m of lineRoles(text, lex, isHeading ? null : headingRole)) mentions.push({ ...m, file: p.file, line: u.line + i });
+      const where = code.has(i) ? 'code' : headingRole && !isHeading ? 'declared' : 'prose';
+      for (const m of lineRoles(text, lex, isHeading ? null : headingRole)) mentions.push({ ...m, file: p.file, line: u.line + i, where });
     }
   }
   const count = new Map<string, { input: number; output: number }>();
@@ -141,6 +149,17 @@ export function skillIO(p: Parent, lex: ArtifactLexicon): SkillIO {
     inputs: types.filter((t) => count.get(t)!.input > count.get(t)!.output),
     outputs: types.filter((t) => count.get(t)!.output >= count.get(t)!.input),
   };
+}
+
+/** Indexes (0-based, within the unit's text) of the lines of its code blocks, fences included. */
+function codeLines(u: Parent['units'][number]): Set<number> {
+  const out = new Set<number>();
+  for (const cb of u.codeBlocks) {
+    const from = cb.line - u.line;
+    const span = u.text.slice(Math.max(0, cb.start - u.start), Math.max(0, cb.end - u.start)).split('\n').length;
+    for (let k = 0; k < span; k++) out.add(from + k);
+  }
+  return out;
 }
 
 function roleOfHeading(heading: string | null, lex: ArtifactLexicon): Role | null {

@@ -50,9 +50,13 @@ export function tokenBound(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-export function hitHeader(rank: number, hit: RankedHit): string {
-  const how = hit.via ? `via ${hit.via.type}${hit.via.reverse ? ' (reverse)' : ''} from ${escapeInline(hit.via.from.replace(/^skill:/, ''))}` : 'direct match';
+export function hitHeader(rank: number, hit: RankedHit, how: string = howReached(hit)): string {
   return `# ${rank}. ${escapeInline(hit.node.name)}\n\nSource: \`${escapeInline(hit.node.source)}\` · score ${hit.score.toFixed(3)} · ${how}\n\n`;
+}
+
+/** How ranking reached a hit: a direct match, or the edge diffusion brought it in along. */
+function howReached(hit: RankedHit): string {
+  return hit.via ? `via ${hit.via.type}${hit.via.reverse ? ' (reverse)' : ''} from ${escapeInline(hit.via.from.replace(/^skill:/, ''))}` : 'direct match';
 }
 
 /** What a flagged hit says in place of its steps. */
@@ -67,7 +71,17 @@ export function listedLine(rank: number, hit: RankedHit): string {
   return `- ${rank}. ${escapeInline(hit.node.name)}: \`${escapeInline(hit.node.bundle)}\` (${hit.node.tokens} tokens, over the budget)\n`;
 }
 
-export async function hydrate(dist: string, hits: readonly RankedHit[], budget: number, shared: SharedSections = new Map()): Promise<HydratedHit[]> {
+export interface HydrateOptions {
+  /**
+   * Indexes of `hits` in the order they get the budget (default: as shown). A plan shows its steps
+   * in the order they are used but gives the budget to its best-matching steps first.
+   */
+  readonly order?: readonly number[];
+  /** The "how reached" part of each header (default: direct match, or the edge diffusion used). */
+  readonly how?: (index: number) => string;
+}
+
+export async function hydrate(dist: string, hits: readonly RankedHit[], budget: number, shared: SharedSections = new Map(), options: HydrateOptions = {}): Promise<HydratedHit[]> {
   // Every hit is at least listed (issue 21 item 3): the listing line of each hit is set aside from
   // the budget first, and a hit that is hydrated gives its line back. Only a budget too small for
   // the listing itself lists as many hits as fit.
@@ -82,9 +96,10 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
   const out: HydratedHit[] = [];
   /** Shared section key → the rank of the hit that states it in full. */
   const stated = new Map<string, number>();
-  for (const [i, hit] of hits.entries()) {
+  for (const i of options.order ?? hits.keys()) {
+    const hit = hits[i]!;
     const rank = i + 1;
-    const header = hitHeader(rank, hit);
+    const header = hitHeader(rank, hit, options.how?.(i));
     if (reserving) left += lines[i]!;
     if (hit.node.flagged) {
       const text = header + flaggedNotice(hit.node.flagged);
@@ -101,7 +116,7 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
       const sections = shared.get(hit.node.path) ?? [];
       if (sections.some((s) => stated.has(s.key))) {
         const read = readBundle(dist, hit);
-        const reduced = withoutRepeats(read, sections, stated);
+        const reduced = withoutRepeats(read, sections, stated, rank);
         if (reduced.replaced > 0) {
           body = reduced.text;
           cost = tokenBound(header) + count(body) + tokenBound(SEPARATOR);
@@ -135,7 +150,7 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
       left -= listedCost;
     }
   }
-  return out;
+  return out.sort((a, b) => a.rank - b.rank);
 }
 
 function readBundle(dist: string, hit: RankedHit): string {

@@ -21,9 +21,11 @@ export const PLAN_SCORE_RATIO = 0.6;
 export const PLAN_POOL = 40;
 /** Edges that order steps: a produced artifact consumed, a workflow's next step. */
 const ORDERING: readonly EdgeType[] = ['dep', 'wf'];
+/** A sem edge this strong joins two copies of one skill (the alt rule's near-copy bar); a plan keeps one. */
+const NEAR_COPY = 0.9;
 
 export interface StepReason {
-  /** The earlier step this one follows (1-based). */
+  /** The other step (1-based): the one this step follows (`after`) or feeds (`feeds`). */
   readonly step: number;
   readonly type: EdgeType;
   /** The edge's first evidence, e.g. "outputs pcap". */
@@ -36,6 +38,8 @@ export interface PlanStep {
   readonly role: 'match' | 'prerequisite';
   /** Earlier steps whose output or workflow this step follows. */
   readonly after: readonly StepReason[];
+  /** Steps this one feeds: they take what it outputs, or a workflow puts them after it. */
+  readonly feeds: readonly StepReason[];
 }
 
 export interface PlanRanking extends Ranking {
@@ -48,8 +52,11 @@ export function planSteps(index: GraphIndex, query: string, maxSteps: number): P
   const best = ranking.hits[0]!.score;
   const chosen: { hit: RankedHit; role: PlanStep['role']; rank: number }[] = [];
   const ids = new Set<string>();
+  // Copies of one skill (libraries carry many) would take steps and budget twice for one thing.
+  const copies = new Set(index.doc.edges.filter((e) => e.type === 'sem' && e.weight >= NEAR_COPY).map((e) => `${e.from} ${e.to}`));
+  const isCopy = (id: string) => [...ids].some((c) => copies.has(`${c} ${id}`) || copies.has(`${id} ${c}`));
   ranking.hits.forEach((hit, rank) => {
-    if (chosen.length >= maxSteps || hit.scores.seed === 0 || hit.score < PLAN_SCORE_RATIO * best) return;
+    if (chosen.length >= maxSteps || hit.scores.seed === 0 || hit.score < PLAN_SCORE_RATIO * best || isCopy(hit.node.id)) return;
     chosen.push({ hit, role: 'match', rank });
     ids.add(hit.node.id);
   });
@@ -62,6 +69,7 @@ export function planSteps(index: GraphIndex, query: string, maxSteps: number): P
     const feeding = [...new Set(ordering.filter((e) => ids.has(e.to) && !ids.has(e.from) && rankOf.has(e.from)).map((e) => e.from))];
     for (const id of feeding.sort((a, b) => rankOf.get(a)! - rankOf.get(b)!)) {
       if (chosen.length >= maxSteps) break;
+      if (isCopy(id)) continue;
       const rank = rankOf.get(id)!;
       chosen.push({ hit: ranking.hits[rank]!, role: 'prerequisite', rank });
       ids.add(id);
@@ -72,12 +80,13 @@ export function planSteps(index: GraphIndex, query: string, maxSteps: number): P
   const between = ordering.filter((e) => ids.has(e.from) && ids.has(e.to));
   const order = topologicalOrder(chosen, between);
   const stepOf = new Map(order.map((c, i) => [c.hit.node.id, i + 1]));
+  const reason = (e: GraphEdge, other: string): StepReason => ({ step: stepOf.get(other)!, type: e.type, detail: e.evidence[0]?.detail ?? e.type });
+  const byStep = (a: StepReason, b: StepReason) => a.step - b.step || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0);
   const steps = order.map((c): PlanStep => {
-    const after = between
-      .filter((e) => e.to === c.hit.node.id && stepOf.get(e.from)! < stepOf.get(c.hit.node.id)!)
-      .map((e) => ({ step: stepOf.get(e.from)!, type: e.type, detail: e.evidence[0]?.detail ?? e.type }))
-      .sort((a, b) => a.step - b.step || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
-    return { hit: c.hit, role: c.role, after: dedupe(after) };
+    const id = c.hit.node.id;
+    const after = between.filter((e) => e.to === id && stepOf.get(e.from)! < stepOf.get(id)!).map((e) => reason(e, e.from));
+    const feeds = between.filter((e) => e.from === id).map((e) => reason(e, e.to));
+    return { hit: c.hit, role: c.role, after: dedupe(after.sort(byStep)), feeds: dedupe(feeds.sort(byStep)) };
   });
   return { ...ranking, steps };
 }

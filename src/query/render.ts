@@ -60,6 +60,7 @@ export interface OutlineStep {
   readonly node: ParentNode;
   readonly role: 'match' | 'prerequisite';
   readonly after: readonly StepReason[];
+  readonly feeds: readonly StepReason[];
 }
 
 /**
@@ -72,13 +73,17 @@ export function planOutline(steps: readonly OutlineStep[]): string {
     const n = s.node;
     const what = firstSentence(n.description);
     const after = s.after.map((a) => `after step ${a.step} (${a.type}: ${escapeInline(a.detail)})`);
-    const role = s.role === 'prerequisite' ? ['prerequisite of a later step'] : [];
-    const why = [...role, ...after].join('; ');
+    // A prerequisite says what it is for; a match that feeds a later step says so through that step's "after".
+    const feeds = s.role === 'prerequisite' ? s.feeds.map((f) => `feeds step ${f.step} (${f.type}: ${escapeInline(f.detail)})`) : [];
+    const why = [...after, ...feeds].join('; ');
     return `${i + 1}. **${escapeInline(n.name)}** (\`${escapeInline(n.source)}\`)${what ? `: ${escapeInline(what)}` : ''}${why ? ` [${why}]` : ''}\n`;
   });
   const invoked = [...new Set(steps.flatMap((s) => s.node.invokes))];
   const contracts = invoked.length === 0 ? '' : `\nContracts the steps invoke, each stated once: ${invoked.map((id) => `\`${escapeInline(id)}\` (step${stepsOf(steps, id).length === 1 ? '' : 's'} ${stepsOf(steps, id).join(', ')})`).join(', ')}\n`;
-  return `# Plan: ${steps.length} step${steps.length === 1 ? '' : 's'}\n\n${lines.join('')}${contracts}`;
+  // Steps no edge ties to an earlier one are in rank order; an agent should not read a data flow into that.
+  const unordered = steps.length > 1 && steps.slice(1).some((s) => s.after.length === 0);
+  const note = unordered ? `\nA step with no "after" note is in rank order: no dep or wf edge ties it to an earlier step.\n` : '';
+  return `# Plan: ${steps.length} step${steps.length === 1 ? '' : 's'}\n\n${lines.join('')}${note}${contracts}`;
 }
 
 function stepsOf(steps: readonly OutlineStep[], id: string): number[] {
@@ -117,6 +122,7 @@ export function renderPlanJson(r: PlanResult): string {
       bundle: h.node.bundle,
       role: h.role,
       after: h.after,
+      feeds: h.feeds,
       invokes: h.invokes,
       score: h.score,
       scores: h.scores,

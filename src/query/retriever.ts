@@ -13,6 +13,7 @@ import { planSteps, type PlanStep, type StepReason } from './plan.js';
 import { loadTokenCounter } from '../text/bpe.js';
 import { MAX_BUNDLE_BYTES, readDistFile } from '../util/confined-read.js';
 import path from 'node:path';
+import { escapeInline } from '../text/terminal.js';
 
 export const DEFAULT_K = 8;
 export const DEFAULT_BUDGET = 8000;
@@ -44,6 +45,7 @@ export interface QueryResult {
 export interface PlannedStep extends HydratedHit {
   readonly role: PlanStep['role'];
   readonly after: readonly StepReason[];
+  readonly feeds: readonly StepReason[];
   /** Contracts the skill's bundle invokes, by id. */
   readonly invokes: readonly string[];
 }
@@ -106,7 +108,7 @@ export function openRetriever(dist: string): Retriever {
       // Charged first, whatever the bundles: the preamble at its longest, the outline (every step's
       // place and reason), then each contract the steps invoke, once, while it fits; the bundles
       // share what is left, in step order, as `query` hydrates its hits.
-      let charged = tokenBound(planPreamble(query, Math.max(k, 2), budget, budget)) + count(planOutline(ranking.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after }))));
+      let charged = tokenBound(planPreamble(query, Math.max(k, 2), budget, budget)) + count(planOutline(ranking.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after, feeds: s.feeds }))));
       const contracts: PlannedContract[] = [];
       for (const id of [...new Set(ranking.steps.flatMap((s) => s.hit.node.invokes))]) {
         const file = contractFile(index, id);
@@ -118,9 +120,20 @@ export function openRetriever(dist: string): Retriever {
         contracts.push({ id, file, steps, hydration: fits ? 'full' : 'listed', text: fits ? text : '', cost: fits ? cost : 0 });
         if (fits) charged += cost;
       }
-      // The separator after the outline (or the last contract) is charged with each bundle.
-      const hydrated = await hydrate(index.dist, ranking.steps.map((s) => s.hit), Math.max(0, budget - charged), shared);
-      const steps = hydrated.map((h, i): PlannedStep => ({ ...h, role: ranking.steps[i]!.role, after: ranking.steps[i]!.after, invokes: h.node.invokes }));
+      // The separator after the outline (or the last contract) is charged with each bundle. The
+      // budget goes to the best-matching steps first (a prerequisite the words did not name comes
+      // last), and the answer shows them in plan order.
+      const planned = ranking.steps;
+      const priority = [...planned.keys()].sort((a, b) => Number(planned[a]!.role === 'prerequisite') - Number(planned[b]!.role === 'prerequisite') || planned[b]!.hit.score - planned[a]!.hit.score || a - b);
+      const how = (i: number) => {
+        const s = planned[i]!;
+        if (s.role === 'match') return 'direct match';
+        const f = s.feeds[0];
+        return f ? `prerequisite: feeds step ${f.step} (${f.type}: ${escapeInline(f.detail)})` : 'prerequisite';
+      };
+      const hydrated = await hydrate(index.dist, planned.map((s) => s.hit), Math.max(0, budget - charged), shared, { order: priority, how });
+      const stepAt = new Map(planned.map((s, i) => [i + 1, s]));
+      const steps = hydrated.map((h): PlannedStep => ({ ...h, role: stepAt.get(h.rank)!.role, after: stepAt.get(h.rank)!.after, feeds: stepAt.get(h.rank)!.feeds, invokes: h.node.invokes }));
       charged += hydrated.reduce((a, h) => a + h.cost, 0);
       return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.doc.tokenizer }, steps, contracts };
     },

@@ -43,15 +43,19 @@ export function loadSharedSections(dist: string): SharedSections {
   return out;
 }
 
-/** The text with each section already stated (key in `stated`) replaced by a pointer to where. */
-export function withoutRepeats(text: string, sections: readonly SharedSection[], stated: ReadonlyMap<string, number>): { text: string; replaced: number } {
+/**
+ * The text with each section already stated (key in `stated`) replaced by a pointer to where. `at`
+ * is this hit's rank: the stating hit is above it, or below when hits get the budget in another
+ * order than they are shown (a plan gives it to its best steps first).
+ */
+export function withoutRepeats(text: string, sections: readonly SharedSection[], stated: ReadonlyMap<string, number>, rank = Infinity): { text: string; replaced: number } {
   let out = '';
   let at = 0;
   let replaced = 0;
   for (const s of sections) {
     const hit = stated.get(s.key);
     if (hit === undefined || s.start < at || s.end > text.length) continue;
-    out += text.slice(at, s.start) + `[skillc: the same text as under "${s.heading}" in hit ${hit} above]`;
+    out += text.slice(at, s.start) + `[skillc: the same text as under "${s.heading}" in hit ${hit} ${hit < rank ? 'above' : 'below'}]`;
     at = s.end;
     replaced++;
   }

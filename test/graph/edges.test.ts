@@ -55,43 +55,57 @@ describe('edge rules', () => {
   it('dep points from the producer to the consumer, never from a skill to itself', async () => {
     const doc = await graphOf({
       'record/SKILL.md': skill('record', 'Records a packet capture from the network interface and saves a pcap file.', 'Run tcpdump on the interface.'),
-      'inspect/SKILL.md': skill('inspect', 'Finds port scans in network traffic.', 'Load the packets from the pcap file and count the ports each host contacts.'),
+      'inspect/SKILL.md': skill('inspect', 'Reads a pcap file and finds port scans in the traffic.', 'Count the ports each host contacts.'),
     });
     expect(pairs(doc, 'dep')).toEqual(['skill:record -> skill:inspect']);
     expect(doc.nodes.find((n) => n.id === 'skill:record')).toMatchObject({ outputs: ['pcap'] });
+  });
+
+  it('dep needs declared roles: a body line or a code example is no evidence of what a skill takes or makes', async () => {
+    const doc = await graphOf({
+      'record/SKILL.md': skill('record', 'Records a packet capture and saves a pcap file.', 'Run tcpdump.'),
+      // Takes pcap only in a passing body line, and in a code example.
+      'inspect/SKILL.md': skill('inspect', 'Finds port scans.', 'Load the packets from the pcap file.\n\n```python\npackets = read_pcap("capture.pcap")\n```'),
+      // Declared under an Inputs heading: that counts.
+      'summarise/SKILL.md': `---\nname: summarise\ndescription: Summarises traffic per host.\n---\n\n# summarise\n\n## Inputs\n\n- a pcap file of the traffic\n`,
+    });
+    expect(pairs(doc, 'dep')).toEqual(['skill:record -> skill:summarise']);
   });
 
   it('dep needs a handoff: a skill that also takes the artifact is no producer of it, one that also makes it no consumer', async () => {
     const doc = await graphOf({
       'record/SKILL.md': skill('record', 'Records a packet capture and saves a pcap file.', 'Run tcpdump.'),
       // Reads and writes pcap files alike: neither a producer nor a consumer of them.
-      'trim/SKILL.md': skill('trim', 'Trims a packet capture.', 'Load the packets from the pcap file, drop the noise and save the pcap file.'),
-      'inspect/SKILL.md': skill('inspect', 'Finds port scans.', 'Load the packets from the pcap file.'),
+      'trim/SKILL.md': skill('trim', 'Reads a pcap file, drops the noise and saves a smaller pcap file.', 'Trim it.'),
+      'inspect/SKILL.md': skill('inspect', 'Reads a pcap file and finds port scans.', 'Count ports.'),
     });
     expect(pairs(doc, 'dep')).toEqual(['skill:record -> skill:inspect']);
   });
 
   it('dep over a general-purpose format needs a shared subject; a domain artifact does not', async () => {
-    const rest = {
-      'sales/SKILL.md': skill('sales', 'Sales report.', 'Export the quarterly sales totals per region and write a JSON file of revenue per region for the finance team.'),
-      'revenue/SKILL.md': skill('revenue', 'Revenue charts.', 'Load the JSON file of quarterly sales totals and plot the revenue per region for the finance team.'),
+    const doc = await graphOf({
+      'sales/SKILL.md': skill('sales', 'Exports the quarterly sales totals and writes a JSON file of revenue per region.', 'Sum the quarterly sales totals per region for the finance team.'),
+      'revenue/SKILL.md': skill('revenue', 'Reads a JSON file of revenue per region and plots it.', 'Plot the quarterly sales totals per region for the finance team.'),
       // Takes JSON as well, about something else entirely.
-      'lint/SKILL.md': skill('lint', 'Lints code.', 'Load the JSON file of eslint rules and fix each warning in the TypeScript sources.'),
+      'lint/SKILL.md': skill('lint', 'Reads a JSON file of eslint rules and fixes each warning.', 'Fix each warning in the TypeScript sources.'),
       'bake/SKILL.md': skill('bake', 'Bakes bread.', 'Knead flour, water, salt and yeast; proof overnight; bake at 250 degrees.'),
-    };
-    const doc = await graphOf(rest);
+    });
     expect(lex.carriers.has('json')).toBe(true);
     expect(pairs(doc, 'dep')).toEqual(['skill:sales -> skill:revenue']);
   });
 
   it('dep does not link two copies of one skill', async () => {
-    const body = 'Run tcpdump on the interface and write the packets to a pcap file named after the host and the hour.';
-    const doc = await graphOf({
-      'record/SKILL.md': skill('record', 'Records packets.', body),
-      'record-copy/SKILL.md': skill('record-copy', 'Records packets.', `${body} Read the pcap file from the previous hour first.`),
+    // The bodies name no artifact: only the descriptions make one a producer and the other a consumer.
+    const body = 'Run tcpdump on the office interface during the busiest hour and keep the packets of every host on the network.';
+    const files = {
+      'record/SKILL.md': skill('record', 'Records packets and saves a pcap file.', body),
       'bake/SKILL.md': skill('bake', 'Bakes bread.', 'Knead flour, water, salt and yeast; proof overnight; bake at 250 degrees.'),
-    });
-    expect(pairs(doc, 'dep')).toEqual([]);
+    };
+    const copy = await graphOf({ ...files, 'record-copy/SKILL.md': skill('record-copy', 'Reads a pcap file.', body) });
+    expect(pairs(copy, 'dep')).toEqual([]);
+    // The same pair with different bodies is linked: the copy, not the roles, kept the edge out.
+    const other = await graphOf({ ...files, 'record-copy/SKILL.md': skill('record-copy', 'Reads a pcap file.', 'Count the ports each host contacts and flag scans.') });
+    expect(pairs(other, 'dep')).toEqual(['skill:record -> skill:record-copy']);
   });
 
   it('wf follows links and named skills, reversed when the named skill comes first', async () => {
