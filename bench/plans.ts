@@ -15,43 +15,27 @@
  *
  *   node build/bench/plans.js <queries.jsonl> [dist] [--k 8] [--prefix <folder/>]
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { openRetriever } from '../src/query/retriever.js';
 import { planSteps } from '../src/query/plan.js';
 import { plainBm25 } from './plain-bm25.js';
-
-interface QueryRow {
-  readonly query: string;
-  readonly gold: readonly string[];
-}
-interface ParentsDoc {
-  readonly parents: readonly { path: string; sha256: string; frontmatter: { raw: string }; units: readonly { text: string }[] }[];
-}
+import { benchArgs, rawText, readParents, readQuerySet } from './query-set.js';
 
 const args = process.argv.slice(2);
-const flag = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
-const positional = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1]!.startsWith('--')));
+const { positional, prefix, value } = benchArgs(args, ['--k']);
 const queriesFile = positional[0];
 if (!queriesFile) {
-  console.error('usage: node build/bench/plans.js <queries.jsonl> [dist] [--k 8]');
+  console.error('usage: node build/bench/plans.js <queries.jsonl> [dist] [--k 8] [--prefix <folder/>]');
   process.exit(2);
 }
 const dist = path.resolve(positional[1] ?? 'dist');
-const K = flag('--k', 8);
-const prefix = args.includes('--prefix') ? args[args.indexOf('--prefix') + 1]! : '';
-const rows = fs
-  .readFileSync(queriesFile, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as QueryRow)
-  .map((r) => ({ ...r, gold: r.gold.map((g) => prefix + g) }))
-  .filter((r) => r.gold.length >= 2);
+const K = Number(value('--k') ?? 8);
+const rows = readQuerySet(queriesFile, prefix).filter((r) => r.gold.length >= 2);
 
 const retriever = openRetriever(dist);
-const parents = (JSON.parse(fs.readFileSync(path.join(dist, 'parents.json'), 'utf8')) as ParentsDoc).parents;
+const parents = readParents(dist);
 const shaOf = new Map(parents.map((p) => [p.path, p.sha256]));
-const bm25 = plainBm25(parents.map((p) => ({ path: p.path, text: p.frontmatter.raw + p.units.map((u) => u.text).join('') })));
+const bm25 = plainBm25(parents.map((p) => ({ path: p.path, text: rawText(p) })));
 const ordering = retriever.index.doc.edges.filter((e) => e.type === 'dep' || e.type === 'wf');
 
 const sums = { recall: 0, size: 0, precision: 0, listRecall: 0, bm25Recall: 0, pairs: 0, inOrder: 0, empty: 0 };

@@ -17,24 +17,15 @@
  *
  *   node build/bench/retrieval.js <queries.jsonl> [dist] [--k 10] [--misses] [--prefix <folder/>]
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { openRetriever } from '../src/query/retriever.js';
 import { indexOf } from '../src/query/graph-index.js';
 import { rank } from '../src/query/rank.js';
 import { plainBm25 } from './plain-bm25.js';
-
-interface QueryRow {
-  readonly query: string;
-  readonly gold: readonly string[];
-}
-interface ParentsDoc {
-  readonly parents: readonly { path: string; sha256: string; frontmatter: { raw: string }; units: readonly { text: string }[] }[];
-}
+import { benchArgs, rawText, readParents, readQuerySet } from './query-set.js';
 
 const args = process.argv.slice(2);
-const positional = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && (args[i - 1] === '--k' || args[i - 1] === '--prefix')));
-const prefix = args.includes('--prefix') ? args[args.indexOf('--prefix') + 1]! : '';
+const { positional, prefix } = benchArgs(args, ['--k']);
 const queriesFile = positional[0];
 if (!queriesFile) {
   console.error('usage: node build/bench/retrieval.js <queries.jsonl> [dist] [--k 10] [--misses]');
@@ -42,15 +33,14 @@ if (!queriesFile) {
 }
 const dist = path.resolve(positional[1] ?? 'dist');
 const K = 10;
-const rows: QueryRow[] = fs.readFileSync(queriesFile, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as QueryRow)
-  .map((r) => ({ ...r, gold: r.gold.map((g) => prefix + g) }));
+const rows = readQuerySet(queriesFile, prefix);
 
 const t0 = performance.now();
 const retriever = openRetriever(dist);
 retriever.rank(rows[0]!.query, K);
 const coldMs = performance.now() - t0;
 
-const parents = (JSON.parse(fs.readFileSync(path.join(dist, 'parents.json'), 'utf8')) as ParentsDoc).parents;
+const parents = readParents(dist);
 const shaOf = new Map(parents.map((p) => [p.path, p.sha256]));
 const unknown = rows.flatMap((r) => r.gold.filter((g) => !shaOf.has(g)));
 if (unknown.length > 0) console.warn(`warning: ${unknown.length} gold paths are not in ${dist} (e.g. ${unknown[0]}); they count as misses`);
@@ -59,7 +49,7 @@ type Ranker = (q: string) => string[];
 const doc = retriever.index.doc;
 const noGraph = indexOf(dist, { ...doc, edges: [] });
 const noSem = indexOf(dist, { ...doc, edges: doc.edges.filter((e) => e.type !== 'sem') });
-const bm25 = plainBm25(parents.map((p) => ({ path: p.path, text: p.frontmatter.raw + p.units.map((u) => u.text).join('') })));
+const bm25 = plainBm25(parents.map((p) => ({ path: p.path, text: rawText(p) })));
 const methods: [string, Ranker][] = [
   ['skillc (BM25F + vector seeds, PPR, rerank)', (q) => retriever.rank(q, K).hits.map((h) => h.node.path)],
   ['skillc without sem edges', (q) => rank(noSem, q, K).hits.map((h) => h.node.path)],

@@ -9,7 +9,7 @@
  */
 import { escapeInline } from '../text/terminal.js';
 import { stableStringify } from '../util/stable-json.js';
-import { LISTED_HEADING, SEPARATOR } from './hydrate.js';
+import { LISTED_HEADING, SEPARATOR, type HydratedHit } from './hydrate.js';
 import type { PlanResult, QueryResult } from './retriever.js';
 import type { StepReason } from './plan.js';
 import type { ParentNode } from '../graph/types.js';
@@ -113,45 +113,33 @@ export function renderPlanMarkdown(r: PlanResult): string {
 export function renderPlanJson(r: PlanResult): string {
   return stableStringify({
     ...r,
-    steps: r.steps.map((h) => ({
-      step: h.rank,
-      id: h.node.id,
-      path: h.node.path,
-      name: h.node.name,
-      source: h.node.source,
-      bundle: h.node.bundle,
-      role: h.role,
-      after: h.after,
-      feeds: h.feeds,
-      invokes: h.invokes,
-      score: h.score,
-      scores: h.scores,
-      via: h.via,
-      hydration: h.hydration,
-      cost: h.cost,
-      text: h.text,
-    })),
+    steps: r.steps.map((h) => {
+      const { rank, ...fields } = hitFields(h);
+      return { step: rank, ...fields, role: h.role, after: h.after, feeds: h.feeds, invokes: h.invokes };
+    }),
   });
 }
 
 export function renderQueryJson(r: QueryResult): string {
-  return stableStringify({
-    ...r,
-    hits: r.hits.map((h) => ({
-      rank: h.rank,
-      id: h.node.id,
-      path: h.node.path,
-      name: h.node.name,
-      source: h.node.source,
-      bundle: h.node.bundle,
-      score: h.score,
-      scores: h.scores,
-      via: h.via,
-      hydration: h.hydration,
-      cost: h.cost,
-      text: h.text,
-    })),
-  });
+  return stableStringify({ ...r, hits: r.hits.map(hitFields) });
+}
+
+/** A hydrated hit as JSON shows it: where it is, its scores, and its text. */
+function hitFields(h: HydratedHit) {
+  return {
+    rank: h.rank,
+    id: h.node.id,
+    path: h.node.path,
+    name: h.node.name,
+    source: h.node.source,
+    bundle: h.node.bundle,
+    score: h.score,
+    scores: h.scores,
+    via: h.via,
+    hydration: h.hydration,
+    cost: h.cost,
+    text: h.text,
+  };
 }
 
 /** The UTF-16 offset just past the first `n` code points of `text` (a surrogate pair is not split). */

@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchDir } from './tmp.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.join(ROOT, 'bin', 'skillc.js');
@@ -79,4 +80,19 @@ export function skillcUnprivileged(args: readonly string[], cwd = ROOT): CliResu
   const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '1', HOME: cwd }, ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Builds the retrieval and cli-automation fixture libraries into a scratch folder (removed after
+ * the test file) and returns their dist folders: the query and plan tests read both.
+ */
+export function buildQueryFixtures(prefix: string): { retrievalDist: string; cliDist: string } {
+  const dir = scratchDir(prefix);
+  const retrievalDist = path.join(dir, 'retrieval');
+  const cliDist = path.join(dir, 'cli');
+  for (const [lib, out] of [['test/fixtures/retrieval', retrievalDist], ['test/fixtures/cli-automation', cliDist]] as const) {
+    const r = skillc(['build', lib, '-o', out, '-q']);
+    if (r.code !== 0) throw new Error(`skillc build ${lib} exited ${r.code}: ${r.stderr}`);
+  }
+  return { retrievalDist, cliDist };
 }

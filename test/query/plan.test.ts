@@ -6,8 +6,7 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { skillc } from '../helpers/cli.js';
-import { scratchDir } from '../helpers/tmp.js';
+import { buildQueryFixtures, skillc } from '../helpers/cli.js';
 import { openRetriever, type Retriever } from '../../src/query/retriever.js';
 import { planSteps } from '../../src/query/plan.js';
 import { renderPlanJson, renderPlanMarkdown } from '../../src/query/render.js';
@@ -20,13 +19,7 @@ let retrieval: Retriever;
 let cli: Retriever;
 
 beforeAll(() => {
-  const dir = scratchDir('plan');
-  retrievalDist = path.join(dir, 'retrieval');
-  cliDist = path.join(dir, 'cli');
-  for (const [lib, out] of [['test/fixtures/retrieval', retrievalDist], ['test/fixtures/cli-automation', cliDist]] as const) {
-    const r = skillc(['build', lib, '-o', out, '-q']);
-    expect(r.code, r.stderr).toBe(0);
-  }
+  ({ retrievalDist, cliDist } = buildQueryFixtures('plan'));
   retrieval = openRetriever(retrievalDist);
   cli = openRetriever(cliDist);
 }, 60_000);

@@ -6,8 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, skillc } from '../helpers/cli.js';
-import { scratchDir } from '../helpers/tmp.js';
+import { buildQueryFixtures, ROOT, skillc } from '../helpers/cli.js';
 import { noHitReason, openRetriever, type Retriever } from '../../src/query/retriever.js';
 import { indexOf } from '../../src/query/graph-index.js';
 import { rank } from '../../src/query/rank.js';
@@ -22,13 +21,7 @@ let retrieval: Retriever;
 let cli: Retriever;
 
 beforeAll(() => {
-  const dir = scratchDir('query');
-  retrievalDist = path.join(dir, 'retrieval');
-  cliDist = path.join(dir, 'cli');
-  for (const [lib, out] of [['test/fixtures/retrieval', retrievalDist], ['test/fixtures/cli-automation', cliDist]] as const) {
-    const r = skillc(['build', lib, '-o', out, '-q']);
-    expect(r.code, r.stderr).toBe(0);
-  }
+  ({ retrievalDist, cliDist } = buildQueryFixtures('query'));
   retrieval = openRetriever(retrievalDist);
   cli = openRetriever(cliDist);
 }, 60_000);
