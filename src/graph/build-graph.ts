@@ -49,6 +49,7 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   const parentIds = parents.map((p) => parentNodeId(p.path));
   const vectors = buildTfidf(parents.map(bodyText)).vectors;
 
+  const sharing = new Set((ir.passages ?? []).flatMap((x) => x.members.map((m) => m.parent)));
   const parentNodes: ParentNode[] = parents.map((p, i) => {
     const h = hydration.get(p.path)!;
     return {
@@ -65,6 +66,7 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
       bundle: h.bundle,
       source: h.source,
       tokens: h.tokens,
+      ...(sharing.has(p.path) ? { shared: true as const } : {}),
       ...(p.malicious ? { flagged: p.malicious.map((m) => `${m.technique} at ${m.file}:${m.line}:${m.column}`) } : {}),
     };
   });

@@ -41,6 +41,11 @@ export interface ParentNode {
    * `skillc query` marks such a skill and withholds its steps. Absent when there are none.
    */
   readonly flagged?: readonly string[];
+  /**
+   * The skill has a section that is an instance of a shared passage (passages.json). A query reads
+   * passages.json only when a hit has one, so most cold queries skip that file.
+   */
+  readonly shared?: true;
 }
 
 export interface ContractNode {

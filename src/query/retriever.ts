@@ -6,8 +6,10 @@
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { loadGraphIndex, type GraphIndex } from './graph-index.js';
 import { hydrate, SEPARATOR, tokenBound, type HydratedHit } from './hydrate.js';
-import { loadSharedSections } from './shared-sections.js';
-import { rank, type Ranking } from './rank.js';
+import { loadSharedSections, type SharedSections } from './shared-sections.js';
+
+const NONE_SHARED: SharedSections = new Map();
+import { rank, type RankedHit, type Ranking } from './rank.js';
 import { planOutline, planPreamble, preamble } from './render.js';
 import { planSteps, type PlanStep, type StepReason } from './plan.js';
 import { loadTokenCounter } from '../text/bpe.js';
@@ -79,7 +81,9 @@ export interface Retriever {
 
 export function openRetriever(dist: string): Retriever {
   const index = loadGraphIndex(dist);
-  const shared = loadSharedSections(dist);
+  // passages.json (3.4 MB on the corpora) is read the first time a hit has a shared section.
+  let sharedSections: SharedSections | undefined;
+  const shared = (hits: readonly RankedHit[]): SharedSections => (hits.some((h) => h.node.shared) ? (sharedSections ??= loadSharedSections(dist)) : NONE_SHARED);
   return {
     index,
     rank: (query, k = DEFAULT_K) => rank(index, query, k),
@@ -93,7 +97,7 @@ export function openRetriever(dist: string): Retriever {
       // The preamble is charged at its longest: every figure at the widest it can be (hits ≤ k, and
       // at least 2 so that "hits" is plural), the query quoted at its bounded length (render.ts).
       const reserve = tokenBound(preamble(query, Math.max(k, 2), budget, budget));
-      const hits = await hydrate(index.dist, ranking.hits, budget - reserve, shared);
+      const hits = await hydrate(index.dist, ranking.hits, budget - reserve, shared(ranking.hits));
       const charged = reserve + hits.reduce((a, h) => a + h.cost, 0);
       return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.doc.tokenizer }, hits };
     },
@@ -131,7 +135,7 @@ export function openRetriever(dist: string): Retriever {
         const f = s.feeds[0];
         return f ? `prerequisite: feeds step ${f.step} (${f.type}: ${escapeInline(f.detail)})` : 'prerequisite';
       };
-      const hydrated = await hydrate(index.dist, planned.map((s) => s.hit), Math.max(0, budget - charged), shared, { order: priority, how });
+      const hydrated = await hydrate(index.dist, planned.map((s) => s.hit), Math.max(0, budget - charged), shared(planned.map((s) => s.hit)), { order: priority, how });
       const stepAt = new Map(planned.map((s, i) => [i + 1, s]));
       const steps = hydrated.map((h): PlannedStep => ({ ...h, role: stepAt.get(h.rank)!.role, after: stepAt.get(h.rank)!.after, feeds: stepAt.get(h.rank)!.feeds, invokes: h.node.invokes }));
       charged += hydrated.reduce((a, h) => a + h.cost, 0);

@@ -5,7 +5,9 @@
  * text are shared (same passage, same bindings), so every hit still has all of its words in the
  * answer. A dist without passages.json (an older build) shares nothing.
  */
+import path from 'node:path';
 import { readDistFile, MAX_INDEX_BYTES, DistReadError } from '../util/confined-read.js';
+import { IndexError } from './graph-index.js';
 
 export interface SharedSection {
   /** Passage id and bindings: two sections with one key hold the same text. */
@@ -24,12 +26,19 @@ interface PassagesJson {
 }
 
 export function loadSharedSections(dist: string): SharedSections {
-  let doc: PassagesJson;
+  let text: string;
   try {
-    doc = JSON.parse(readDistFile(dist, 'passages.json', { maxBytes: MAX_INDEX_BYTES }).toString('utf8')) as PassagesJson;
+    text = readDistFile(dist, 'passages.json', { maxBytes: MAX_INDEX_BYTES }).toString('utf8');
   } catch (err) {
     if (err instanceof DistReadError && err.problem === 'missing') return new Map();
     throw err;
+  }
+  let doc: PassagesJson;
+  try {
+    doc = JSON.parse(text) as PassagesJson;
+  } catch (err) {
+    // A damaged dist is the user's to fix (exit 2 with this line), not an internal error.
+    throw new IndexError(`${path.join(dist, 'passages.json')} is not valid JSON: ${(err as Error).message}; rebuild the library with this skillc`);
   }
   const out = new Map<string, SharedSection[]>();
   for (const p of Array.isArray(doc?.passages) ? doc.passages : []) {

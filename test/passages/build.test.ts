@@ -78,4 +78,24 @@ describe('answers share passages', () => {
     expect(plain.hits.map((h) => h.text).join('\n').split(pitfalls)).toHaveLength(4);
     expect(plain.tokens.charged).toBeGreaterThan(r.tokens.charged);
   });
+
+  it('reads passages.json only when a hit has a shared section', async () => {
+    const { openRetriever } = await import('../../src/query/retriever.js');
+    const graph = JSON.parse(read('graph.json')) as { nodes: { path?: string; shared?: true }[] };
+    const flagged = graph.nodes.filter((n) => n.shared).map((n) => n.path).sort();
+    expect(flagged).toEqual(['ably-automation', 'ably-automation-copy', 'asana-automation', 'brevo-automation', 'clickup-automation']);
+    // A damaged passages.json is never read for hits without a shared section, and is for one with.
+    const damaged = path.join(scratchDir('passages-damaged'), 'dist');
+    fs.cpSync(dist, damaged, { recursive: true });
+    fs.writeFileSync(path.join(damaged, 'passages.json'), '{ not json');
+    const retriever = openRetriever(damaged);
+    const solo = graph.nodes.find((n) => n.path && !n.shared)!.path!;
+    expect((await retriever.query(solo.replace(/-/g, ' '), { k: 1 })).hits[0]!.node.path).toBe(solo);
+    await expect(retriever.query('automate toolkit tasks asana brevo clickup ably', { k: 3 })).rejects.toThrow(/passages\.json is not valid JSON: .*rebuild the library/);
+    // The CLI says so in one line and exits 2, as for any damaged dist.
+    const cli = skillc(['query', 'automate toolkit tasks asana brevo clickup ably', '--dist', damaged]);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toMatch(/^skillc query: .*passages\.json is not valid JSON/);
+    expect(cli.stderr.trim().split('\n')).toHaveLength(1);
+  });
 });
