@@ -218,7 +218,7 @@ than 20% of the (IDF) weight of the task's words that some skill holds: a share 
 library could match, so a two-word query and a long task instruction meet the same bar.
 
 Each hit is the skill as written, every line of it. Hits are added in rank order while they fit
-the budget; every hit is listed, the ones over the budget by path.
+the budget; every hit is listed, the ones over the budget by path and one line.
 
 --plan: the steps are the seeds scoring at least 60% of the best, plus the prerequisites the graph
 reaches backwards along dep or wf edges from them, ordered so that a skill whose output another

@@ -68,7 +68,22 @@ export function flaggedNotice(flagged: readonly string[]): string {
 
 export function listedLine(rank: number, hit: RankedHit): string {
   if (hit.node.flagged) return `- ${rank}. ${escapeInline(hit.node.name)}: flagged by skillc (malicious install steps), its steps withheld\n`;
-  return `- ${rank}. ${escapeInline(hit.node.name)}: \`${escapeInline(hit.node.bundle)}\` (${hit.node.tokens} tokens, over the budget)\n`;
+  const what = firstSentence(hit.node.description);
+  return `- ${rank}. ${escapeInline(hit.node.name)}: \`${escapeInline(hit.node.bundle)}\` (${hit.node.tokens} tokens, over the budget)${what ? `: ${escapeInline(what)}` : ''}\n`;
+}
+
+/** Characters of a skill's description a one-line listing shows; its bundle has all of it. */
+export const LISTING_DESCRIPTION_CHARS = 160;
+
+/** The first sentence of a description on one line, cut at a word within LISTING_DESCRIPTION_CHARS. */
+export function firstSentence(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s/)[0] ?? '';
+  if (one.length <= LISTING_DESCRIPTION_CHARS) return one;
+  // Cut on a UTF-16 boundary that does not split a surrogate pair, then back to a word boundary.
+  let cut = LISTING_DESCRIPTION_CHARS;
+  const hi = one.charCodeAt(cut - 1);
+  if (hi >= 0xd800 && hi <= 0xdbff) cut--;
+  return `${one.slice(0, cut).replace(/\s+\S*$/, '')} …`;
 }
 
 export interface HydrateOptions {

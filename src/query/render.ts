@@ -9,7 +9,7 @@
  */
 import { escapeInline } from '../text/terminal.js';
 import { stableStringify } from '../util/stable-json.js';
-import { LISTED_HEADING, SEPARATOR, type HydratedHit } from './hydrate.js';
+import { firstSentence, LISTED_HEADING, SEPARATOR, type HydratedHit } from './hydrate.js';
 import type { PlanResult, QueryResult } from './retriever.js';
 import type { StepReason } from './plan.js';
 import type { ParentNode } from '../graph/types.js';
@@ -53,9 +53,6 @@ export function planPreamble(query: string, steps: number, charged: number, budg
   return preamble(query, steps, charged, budget).replace(/^<!-- skillc query /, '<!-- skillc plan ').replace(/: (\d+) hits?,/, (_, n: string) => `: ${n} step${n === '1' ? '' : 's'},`);
 }
 
-/** Characters of a skill's description the outline shows; the bundle below has all of it. */
-const OUTLINE_DESCRIPTION_CHARS = 160;
-
 export interface OutlineStep {
   readonly node: ParentNode;
   readonly role: 'match' | 'prerequisite';
@@ -88,13 +85,6 @@ export function planOutline(steps: readonly OutlineStep[]): string {
 
 function stepsOf(steps: readonly OutlineStep[], id: string): number[] {
   return steps.flatMap((s, i) => (s.node.invokes.includes(id) ? [i + 1] : []));
-}
-
-function firstSentence(text: string): string {
-  const one = text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s/)[0] ?? '';
-  if (one.length <= OUTLINE_DESCRIPTION_CHARS) return one;
-  const cut = cutAtCodePoints(one, OUTLINE_DESCRIPTION_CHARS);
-  return `${one.slice(0, cut).replace(/\s+\S*$/, '')} …`;
 }
 
 /** Outline, the contracts once, then each step's bundle in order, as `query` shows hits. */

@@ -200,7 +200,12 @@ describe('library function', () => {
       const r = await cli.query('install packages and download data with curl', { k: 8, budget });
       expect(r.hits.map((h) => h.node.path), `budget ${budget}`).toEqual(ranked.hits.map((h) => h.node.path));
       expect(r.tokens.charged).toBeLessThanOrEqual(budget);
+      // A listed hit is its path and one line: the first sentence of its description.
+      for (const h of r.hits.filter((x) => x.hydration === 'listed')) {
+        expect(h.text).toBe(`- ${h.rank}. ${h.node.name}: \`${h.node.bundle}\` (${h.node.tokens} tokens, over the budget): ${h.node.description.split(/(?<=[.!?])\s/)[0]}\n`);
+      }
     }
+    expect((await cli.query('install packages and download data with curl', { k: 8, budget: 600 })).hits.some((h) => h.hydration === 'listed')).toBe(true);
   });
 
   it('rejects a budget below the minimum and a k below 1', async () => {
