@@ -221,8 +221,8 @@ Each hit is the skill as written, every line of it. Hits are added in rank order
 the budget; every hit is listed, the ones over the budget by path and one line.
 
 --plan: the steps are the seeds scoring at least 60% of the best, plus the prerequisites the graph
-reaches backwards along dep or wf edges from them, ordered so that a skill whose output another
-takes comes first (ties: rank). The answer is an outline (each step, what it does, which earlier
+reaches backwards along dep or wf edges from them, in rank order with each step right after the
+steps whose output it takes. The answer is an outline (each step, what it does, which earlier
 step it follows and why), the contracts the steps invoke stated once, then each step's bundle.
 
 Exit codes: 0 hits, 1 NO_SKILL_HIT (no skill matches the task), 2 usage error or unreadable dist.

@@ -2,14 +2,16 @@
  * Hydration under a token budget (SPEC §5, GoS §3.3): hits are materialised in rank order as the
  * file an agent reads (the skill as written: bundles/<path>.md for a rewritten parent, else its SKILL.md), each after
  * a short header with its source path. Costs are BPE tokens (o200k_base): a bundle's count was
- * taken at build time; the small headers are charged their UTF-8 byte length, which no BPE token
- * count exceeds, so the total never passes the budget without loading the tokenizer. A hit that no
- * longer fits is listed by path only. Only when the first hit alone is over the budget is the
- * tokenizer loaded, to cut that bundle at a line boundary.
+ * taken at build time; each hit's header is counted exactly (the tokenizer is loaded for the
+ * listing anyway: charging headers their byte length cost a whole step in a plan), and the
+ * separators their UTF-8 byte length, which no BPE count exceeds, so the total never passes the
+ * budget. A hit that no longer fits is listed by path and one line. When the first hit alone is
+ * over the budget, it is cut at a line boundary.
  *
  * A section whose text an earlier hit already shows in full (the same shared passage with the same
  * bindings, query/shared-sections.ts) is replaced by a one-line pointer to that hit; the hit is
- * then charged its recounted tokens (the tokenizer is loaded for that).
+ * then charged its recounted tokens. A hit whose whole bundle is byte-identical to one already
+ * shown (a copy of the skill under another folder) is a one-line pointer to it.
  *
  * Bundles are read through util/confined-read: a graph.json naming a file outside the dist, a
  * folder, a device or a file over 64 MiB fails with a DistReadError instead of being printed. The
@@ -111,6 +113,8 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
   const out: HydratedHit[] = [];
   /** Shared section key → the rank of the hit that states it in full. */
   const stated = new Map<string, number>();
+  /** Bundles shown in full, by token count (a copy has the same count): rank and text. */
+  const shownByTokens = new Map<number, { rank: number; text: string }[]>();
   for (const i of options.order ?? hits.keys()) {
     const hit = hits[i]!;
     const rank = i + 1;
@@ -125,31 +129,48 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
         continue;
       }
     } else {
-      let cost = tokenBound(header) + hit.node.tokens + tokenBound(SEPARATOR);
+      let cost = count(header) + hit.node.tokens + tokenBound(SEPARATOR);
+      /** The bundle as written, read when first needed. */
+      let whole: string | null = null;
+      // A copy of a skill already shown in full (libraries carry many: one SKILL.md under several
+      // folders) is a pointer to it, so the agent gets every line once, not twice.
+      const twin = shownByTokens.get(hit.node.tokens)?.find((t) => (whole ??= readBundle(dist, hit)) === t.text);
+      if (twin) {
+        const pointer = `[skillc: the same text as hit ${twin.rank} ${twin.rank < rank ? 'above' : 'below'}]\n`;
+        const pointerCost = count(header) + count(pointer) + tokenBound(SEPARATOR);
+        if (pointerCost <= left) {
+          out.push({ ...hit, rank, hydration: 'full', text: header + pointer, cost: pointerCost });
+          left -= pointerCost;
+          continue;
+        }
+      }
       let body: string | null = null;
       // A section an earlier hit already states is a pointer here, so the hit may cost less.
       const sections = shared.get(hit.node.path) ?? [];
       if (sections.some((s) => stated.has(s.key))) {
-        const read = readBundle(dist, hit);
+        const read = (whole ??= readBundle(dist, hit));
         const reduced = withoutRepeats(read, sections, stated, rank);
         if (reduced.replaced > 0) {
           body = reduced.text;
-          cost = tokenBound(header) + count(body) + tokenBound(SEPARATOR);
+          cost = count(header) + count(body) + tokenBound(SEPARATOR);
         } else body = read;
       }
       if (cost <= left) {
-        body ??= readBundle(dist, hit);
+        whole ??= readBundle(dist, hit);
+        body ??= whole;
         // Its sections not replaced by pointers are in the answer in full from here on. (A truncated
         // hit states none: what it kept is not worth the bookkeeping, and a repeat costs only tokens.)
         for (const s of sections) if (!stated.has(s.key)) stated.set(s.key, rank);
+        const same = shownByTokens.get(hit.node.tokens) ?? [];
+        shownByTokens.set(hit.node.tokens, [...same, { rank, text: whole }]);
         out.push({ ...hit, rank, hydration: 'full', text: header + body, cost });
         left -= cost;
         continue;
       }
       if (out.every((h) => h.hydration === 'listed')) {
-        const truncated = await truncate(readBundle(dist, hit), left - tokenBound(header) - tokenBound(SEPARATOR), escapeInline(hit.node.bundle));
+        const truncated = await truncate(readBundle(dist, hit), left - count(header) - tokenBound(SEPARATOR), escapeInline(hit.node.bundle));
         if (truncated) {
-          const charged = tokenBound(header) + truncated.tokens + tokenBound(SEPARATOR);
+          const charged = count(header) + truncated.tokens + tokenBound(SEPARATOR);
           out.push({ ...hit, rank, hydration: 'truncated', text: header + truncated.text, cost: charged });
           left -= charged;
           continue;

@@ -3,10 +3,12 @@
  * used. Selection starts from the ranking `skillc query` uses: every seed whose score is at least
  * PLAN_SCORE_RATIO of the best is a step (the task's own words name it), and so is a ranked skill
  * with a dep or wf edge into a step (a prerequisite: it makes what the step takes, or a workflow puts
- * it first; diffusion ranks such skills even when the task's words do not name them). Order: producers before consumers, by a topological sort over the dep and wf edges between
- * steps (a dep edge runs from the skill that outputs an artifact to the one that takes it as input;
- * a wf edge from a skill to the one it says comes next); among the steps free to go next, the
- * best-ranked goes first, and a cycle is broken the same way, so the order is total and fixed.
+ * it first; diffusion ranks such skills even when the task's words do not name them).
+ * Order: producers before consumers along the dep and wf edges between steps (a dep edge runs from
+ * the skill that outputs an artifact to the one that takes it as input; a wf edge from a skill to
+ * the one it says comes next): steps in rank order, each right after the steps it waits on, so the
+ * best match is not pushed to the end by an unrelated chain; a cycle is cut where the walk meets it,
+ * so the order is total and fixed.
  *
  * Pure: ranking and graph in, steps out. Hydration (bundles under the budget) and the contracts the
  * steps invoke are added by the retriever.
@@ -92,20 +94,29 @@ export function planSteps(index: GraphIndex, query: string, maxSteps: number): P
 }
 
 /**
- * Kahn's algorithm; the ready step with the best rank goes first. When every remaining step waits
- * on another (a cycle), the best-ranked remaining one goes next, so every step is placed.
+ * Steps in rank order, each preceded by the steps it waits on (a depth-first walk of the dep and wf
+ * edges between steps), so that the best match comes as early as its prerequisites allow and each
+ * prerequisite stands right before the step it feeds. A step already on the walk's path (a cycle)
+ * is not waited on again, so every step is placed once and the order is fixed.
  */
 function topologicalOrder<T extends { hit: RankedHit; rank: number }>(items: readonly T[], edges: readonly GraphEdge[]): T[] {
-  const waitingOn = new Map(items.map((c) => [c.hit.node.id, new Set<string>()]));
-  for (const e of edges) waitingOn.get(e.to)!.add(e.from);
-  const left = [...items].sort((a, b) => a.rank - b.rank);
+  const byId = new Map(items.map((c) => [c.hit.node.id, c]));
+  const waitsOn = new Map(items.map((c) => [c.hit.node.id, [] as T[]]));
+  for (const e of edges) waitsOn.get(e.to)!.push(byId.get(e.from)!);
+  for (const list of waitsOn.values()) list.sort((a, b) => a.rank - b.rank);
   const out: T[] = [];
-  while (left.length > 0) {
-    const i = Math.max(0, left.findIndex((c) => waitingOn.get(c.hit.node.id)!.size === 0));
-    const [next] = left.splice(i, 1);
-    out.push(next!);
-    for (const w of waitingOn.values()) w.delete(next!.hit.node.id);
-  }
+  const placed = new Set<string>();
+  const onPath = new Set<string>();
+  const place = (c: T) => {
+    const id = c.hit.node.id;
+    if (placed.has(id) || onPath.has(id)) return;
+    onPath.add(id);
+    for (const before of waitsOn.get(id)!) place(before);
+    onPath.delete(id);
+    placed.add(id);
+    out.push(c);
+  };
+  for (const c of [...items].sort((a, b) => a.rank - b.rank)) place(c);
   return out;
 }
 

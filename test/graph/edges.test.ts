@@ -24,12 +24,19 @@ describe('artifact roles', () => {
     ['Extract the tables from a PDF.', [['pdf', 'input']]],
     ['Saves a PNG chart of the totals.', [['image', 'output'], ['chart', 'output']]],
     ['The CSV has three columns.', []],
+    // What is transcribed is read, not made (a reviewer found "outputs video" from this line).
+    ['Transcribe the video to timestamped text.', [['video', 'input']]],
   ])('%s', (line, expected) => {
     expect(lineRoles(line, lex, null).map((m) => [m.type, m.role])).toEqual(expected);
   });
 
   it('takes the role from an Inputs/Outputs heading when the line has no cue', () => {
     expect(lineRoles('- a CSV of orders', lex, 'input')).toEqual([{ type: 'csv', role: 'input' }]);
+  });
+
+  it('does not read a Requirements or Prerequisites list as inputs: it names tools, not data', async () => {
+    const ir = await irOf({ 'de/SKILL.md': '---\nname: de\ndescription: Differential expression.\n---\n\n# de\n\n## Requirements\n\n- matplotlib for charts\n\n## Inputs\n\n- a CSV of counts\n' });
+    expect(skillIO(ir.parents![0]!, lex).inputs).toEqual(['csv']);
   });
 
   it('reads the lexicon from data', () => {

@@ -79,6 +79,20 @@ describe('answers share passages', () => {
     expect(plain.tokens.charged).toBeGreaterThan(r.tokens.charged);
   });
 
+  it('shows a byte copy of a skill already in the answer as a one-line pointer to it', async () => {
+    const { openRetriever } = await import('../../src/query/retriever.js');
+    const r = await openRetriever(dist).query('ably realtime messaging automation', { k: 4 });
+    const paths = r.hits.map((h) => h.node.path);
+    const [first, copy] = [paths.indexOf('ably-automation'), paths.indexOf('ably-automation-copy')].sort((x, y) => x - y);
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(copy).toBeGreaterThan(first!);
+    const original = fs.readFileSync(path.join(LIBRARY, 'ably-automation', 'SKILL.md'), 'utf8');
+    expect(r.hits[first!]!.text).toContain(original);
+    expect(r.hits[copy!]!.text).toMatch(new RegExp(`\\[skillc: the same text as hit ${first! + 1} above\\]\\n$`));
+    // The header and the pointer only, far below the skill itself.
+    expect(r.hits[copy!]!.cost).toBeLessThan(r.hits[first!]!.cost / 4);
+  });
+
   it('reads passages.json only when a hit has a shared section', async () => {
     const { openRetriever } = await import('../../src/query/retriever.js');
     const graph = JSON.parse(read('graph.json')) as { nodes: { path?: string; shared?: true }[] };

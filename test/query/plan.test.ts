@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildQueryFixtures, skillc } from '../helpers/cli.js';
 import { openRetriever, type Retriever } from '../../src/query/retriever.js';
 import { planSteps } from '../../src/query/plan.js';
+import { indexOf } from '../../src/query/graph-index.js';
 import { renderPlanJson, renderPlanMarkdown } from '../../src/query/render.js';
 import { validateAgainst } from '../../src/schema/validate.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -52,6 +53,21 @@ describe('plan steps', () => {
     expect(plan.steps[0]!.hit.node.path).toBe('db-backup');
     expect(plan.steps.length).toBeLessThan(ranked.length);
     for (const s of plan.steps) expect(s.hit.score).toBeGreaterThanOrEqual(0.6 * ranked[0]!.score);
+  });
+
+  it('places a prerequisite right before the step it feeds, not the best match after an unrelated step', () => {
+    const TASK = 'clone a repository, set up a python environment and download a dataset';
+    const doc = cli.index.doc;
+    expect(planSteps(cli.index, TASK, 8).steps.map((s) => s.hit.node.path)).toEqual(['download-dataset', 'csv-to-sqlite', 'docker-image-build', 'python-env-setup']);
+    // Say python-env-setup (ranked 4th) made what csv-to-sqlite (2nd) takes: it moves up to stand
+    // right before it, and docker-image-build keeps its place after them (a sort that takes the
+    // best-ranked step free to go would have put docker-image-build before both).
+    const edge = { from: 'skill:python-env-setup', to: 'skill:csv-to-sqlite', type: 'dep' as const, weight: 1, evidence: [{ kind: 'artifact' as const, detail: 'outputs csv' }] };
+    const withEdge = indexOf(cliDist, { ...doc, edges: [...doc.edges, edge] });
+    const plan = planSteps(withEdge, TASK, 8);
+    expect(plan.steps.map((s) => s.hit.node.path)).toEqual(['download-dataset', 'python-env-setup', 'csv-to-sqlite', 'docker-image-build']);
+    expect(plan.steps[2]!.after).toEqual([{ step: 2, type: 'dep', detail: 'outputs csv' }]);
+    expect(plan.steps[1]!.feeds).toEqual([{ step: 3, type: 'dep', detail: 'outputs csv' }]);
   });
 
   it('stops at k steps', () => {

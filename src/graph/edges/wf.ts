@@ -4,7 +4,7 @@
  * Bare words are not enough: names such as "pdf" occur in prose everywhere. A name shared by several
  * skills resolves to the one nearest in the folder tree (longest common path prefix, then path).
  * Direction: the named skill comes next (A → B) unless the line says it comes first ("before",
- * "first", "requires", "prerequisite", "after using" …), then B → A.
+ * "first", "requires", "prerequisite", "after using", "from" …), then B → A.
  */
 import path from 'node:path';
 import type { Parent } from '../../ir/types.js';
@@ -12,7 +12,8 @@ import type { EdgeEvidence, GraphEdge } from '../types.js';
 import type { EdgeRule } from './edge-rule.js';
 
 const MAX_EVIDENCE = 5;
-const PRIOR = /\b(before|first|prerequisites?|requires?|required|depends? on|after (using|running)|previous(ly)?|earlier|beforehand)\b/i;
+// "from the X skill" (a function or output taken from it) also puts X first.
+const PRIOR = /\b(before|first|prerequisites?|requires?|required|depends? on|after (using|running)|previous(ly)?|earlier|beforehand|from)\b/i;
 
 export const wfRule: EdgeRule = {
   type: 'wf',
