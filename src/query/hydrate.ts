@@ -22,6 +22,7 @@
 import path from 'node:path';
 import { loadTokenCounter } from '../text/bpe.js';
 import { escapeInline } from '../text/terminal.js';
+import { cutAtCodePoints } from '../text/code-points.js';
 import { MAX_BUNDLE_BYTES, readDistFile } from '../util/confined-read.js';
 import type { RankedHit } from './rank.js';
 import { withoutRepeats, type SharedSections } from './shared-sections.js';
@@ -80,11 +81,8 @@ export const LISTING_DESCRIPTION_CHARS = 160;
 /** The first sentence of a description on one line, cut at a word within LISTING_DESCRIPTION_CHARS. */
 export function firstSentence(text: string): string {
   const one = text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s/)[0] ?? '';
-  if (one.length <= LISTING_DESCRIPTION_CHARS) return one;
-  // Cut on a UTF-16 boundary that does not split a surrogate pair, then back to a word boundary.
-  let cut = LISTING_DESCRIPTION_CHARS;
-  const hi = one.charCodeAt(cut - 1);
-  if (hi >= 0xd800 && hi <= 0xdbff) cut--;
+  const cut = cutAtCodePoints(one, LISTING_DESCRIPTION_CHARS);
+  if (cut >= one.length) return one;
   return `${one.slice(0, cut).replace(/\s+\S*$/, '')} …`;
 }
 
@@ -190,9 +188,15 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
 }
 
 function readBundle(dist: string, hit: RankedHit): string {
-  const bytes = readDistFile(dist, hit.node.bundle, { maxBytes: MAX_BUNDLE_BYTES, namedBy: { file: path.join(dist, 'graph.json'), what: 'bundle', owner: hit.node.id } });
-  // The same WHATWG decoding the build counted (BOM dropped, invalid bytes as U+FFFD).
-  return new TextDecoder().decode(bytes);
+  return readDistText(dist, hit.node.bundle, 'bundle', hit.node.id);
+}
+
+/**
+ * A text file graph.json names (a bundle, a contract's readable text), read confined to the dist
+ * and decoded the way the build counted it (WHATWG: BOM dropped, invalid bytes as U+FFFD).
+ */
+export function readDistText(dist: string, rel: string, what: string, owner: string): string {
+  return new TextDecoder().decode(readDistFile(dist, rel, { maxBytes: MAX_BUNDLE_BYTES, namedBy: { file: path.join(dist, 'graph.json'), what, owner } }));
 }
 
 /** The longest prefix of whole lines that fits `room` tokens together with the note that says where the rest is. */

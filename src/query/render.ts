@@ -8,6 +8,7 @@
  * asked for. JSON keeps the whole query (it is data, and `tokens.charged` counts the markdown).
  */
 import { escapeInline } from '../text/terminal.js';
+import { countCodePoints, cutAtCodePoints } from '../text/code-points.js';
 import { stableStringify } from '../util/stable-json.js';
 import { firstSentence, LISTED_HEADING, SEPARATOR, type HydratedHit } from './hydrate.js';
 import type { PlanResult, QueryResult } from './retriever.js';
@@ -35,9 +36,11 @@ export function quoteQuery(query: string): string {
   return escapeInline(JSON.stringify(shown)) + note;
 }
 
-export function preamble(query: string, hits: number, charged: number, budget: number): string {
+/** The answer's first line: what was asked, how many hits (or plan steps) and the tokens charged. */
+export function preamble(query: string, hits: number, charged: number, budget: number, kind: 'query' | 'plan' = 'query'): string {
+  const unit = kind === 'plan' ? 'step' : 'hit';
   // No two dashes in a row survive, so nothing in the query can close the comment ("--->" included).
-  return `<!-- skillc query ${quoteQuery(query).replace(/-(?=-)/g, '- ')}: ${hits} hit${hits === 1 ? '' : 's'}, at most ${charged} of ${budget} tokens (o200k_base) -->\n\n`;
+  return `<!-- skillc ${kind} ${quoteQuery(query).replace(/-(?=-)/g, '- ')}: ${hits} ${unit}${hits === 1 ? '' : 's'}, at most ${charged} of ${budget} tokens (o200k_base) -->\n\n`;
 }
 
 export function renderQueryMarkdown(r: QueryResult): string {
@@ -47,10 +50,6 @@ export function renderQueryMarkdown(r: QueryResult): string {
   let out = preamble(r.query, r.hits.length, r.tokens.charged, r.tokens.budget) + full.map((h) => h.text.replace(/\s*$/, '\n')).join(SEPARATOR);
   if (listed.length > 0) out += `${full.length > 0 ? SEPARATOR : ''}${LISTED_HEADING}${listed.map((h) => h.text).join('')}`;
   return out;
-}
-
-export function planPreamble(query: string, steps: number, charged: number, budget: number): string {
-  return preamble(query, steps, charged, budget).replace(/^<!-- skillc query /, '<!-- skillc plan ').replace(/: (\d+) hits?,/, (_, n: string) => `: ${n} step${n === '1' ? '' : 's'},`);
 }
 
 export interface OutlineStep {
@@ -76,7 +75,11 @@ export function planOutline(steps: readonly OutlineStep[]): string {
     return `${i + 1}. **${escapeInline(n.name)}** (\`${escapeInline(n.source)}\`)${what ? `: ${escapeInline(what)}` : ''}${why ? ` [${why}]` : ''}\n`;
   });
   const invoked = [...new Set(steps.flatMap((s) => s.node.invokes))];
-  const contracts = invoked.length === 0 ? '' : `\nContracts the steps invoke, each stated once: ${invoked.map((id) => `\`${escapeInline(id)}\` (step${stepsOf(steps, id).length === 1 ? '' : 's'} ${stepsOf(steps, id).join(', ')})`).join(', ')}\n`;
+  const named = invoked.map((id) => {
+    const at = stepsOf(steps, id);
+    return `\`${escapeInline(id)}\` (step${at.length === 1 ? '' : 's'} ${at.join(', ')})`;
+  });
+  const contracts = invoked.length === 0 ? '' : `\nContracts the steps invoke, each stated once: ${named.join(', ')}\n`;
   // Steps no edge ties to an earlier one are in rank order; an agent should not read a data flow into that.
   const unordered = steps.length > 1 && steps.slice(1).some((s) => s.after.length === 0);
   const note = unordered ? `\nA step with no "after" note is in rank order: no dep or wf edge ties it to an earlier step.\n` : '';
@@ -90,7 +93,7 @@ function stepsOf(steps: readonly OutlineStep[], id: string): number[] {
 /** Outline, the contracts once, then each step's bundle in order, as `query` shows hits. */
 export function renderPlanMarkdown(r: PlanResult): string {
   if (r.status === 'NO_SKILL_HIT') return `NO_SKILL_HIT: no skill matches ${quoteQuery(r.query)} (${r.reason}).\n`;
-  let out = planPreamble(r.query, r.steps.length, r.tokens.charged, r.tokens.budget) + planOutline(r.steps);
+  let out = preamble(r.query, r.steps.length, r.tokens.charged, r.tokens.budget, 'plan') + planOutline(r.steps);
   // A contract over the budget is named in the outline (with its file) and not stated.
   out += r.contracts.filter((c) => c.hydration === 'full').map((c) => SEPARATOR + c.text).join('');
   const full = r.steps.filter((h) => h.hydration !== 'listed');
@@ -130,23 +133,4 @@ function hitFields(h: HydratedHit) {
     cost: h.cost,
     text: h.text,
   };
-}
-
-/** The UTF-16 offset just past the first `n` code points of `text` (a surrogate pair is not split). */
-function cutAtCodePoints(text: string, n: number): number {
-  let i = 0;
-  for (let seen = 0; seen < n && i < text.length; seen++) i += isPairAt(text, i) ? 2 : 1;
-  return i;
-}
-
-function countCodePoints(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; count++) i += isPairAt(text, i) ? 2 : 1;
-  return count;
-}
-
-function isPairAt(text: string, i: number): boolean {
-  const hi = text.charCodeAt(i);
-  const lo = text.charCodeAt(i + 1);
-  return hi >= 0xd800 && hi <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff;
 }

@@ -5,19 +5,16 @@
  */
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { loadGraphIndex, type GraphIndex } from './graph-index.js';
-import { hydrate, SEPARATOR, tokenBound, type HydratedHit } from './hydrate.js';
+import { hydrate, readDistText, SEPARATOR, tokenBound, type HydratedHit } from './hydrate.js';
 import { loadSharedSections, type SharedSections } from './shared-sections.js';
-
-const NONE_SHARED: SharedSections = new Map();
 import { rank, type RankedHit, type Ranking } from './rank.js';
-import { planOutline, planPreamble, preamble } from './render.js';
+import { planOutline, preamble } from './render.js';
 import { planSteps, type PlanStep, type StepReason } from './plan.js';
 import { loadTokenCounter } from '../text/bpe.js';
-import { MAX_BUNDLE_BYTES, readDistFile } from '../util/confined-read.js';
-import path from 'node:path';
 import { escapeInline } from '../text/terminal.js';
 
 export const DEFAULT_K = 8;
+const NONE_SHARED: SharedSections = new Map();
 export const DEFAULT_BUDGET = 8000;
 /** Below this a single bundle header hardly fits. */
 export const MIN_BUDGET = 200;
@@ -112,13 +109,13 @@ export function openRetriever(dist: string): Retriever {
       // Charged first, whatever the bundles: the preamble at its longest, the outline (every step's
       // place and reason), then each contract the steps invoke, once, while it fits; the bundles
       // share what is left, in step order, as `query` hydrates its hits.
-      let charged = tokenBound(planPreamble(query, Math.max(k, 2), budget, budget)) + count(planOutline(ranking.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after, feeds: s.feeds }))));
+      let charged = tokenBound(preamble(query, Math.max(k, 2), budget, budget, 'plan')) + count(planOutline(ranking.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after, feeds: s.feeds }))));
       const contracts: PlannedContract[] = [];
       for (const id of [...new Set(ranking.steps.flatMap((s) => s.hit.node.invokes))]) {
         const file = contractFile(index, id);
         const steps = ranking.steps.flatMap((s, i) => (s.hit.node.invokes.includes(id) ? [i + 1] : []));
         // The contract's readable text opens with its own `# id` heading.
-        const text = new TextDecoder().decode(readDistFile(index.dist, file, { maxBytes: MAX_BUNDLE_BYTES, namedBy: { file: path.join(index.dist, 'graph.json'), what: 'contract', owner: id } })).replace(/\s*$/, '\n');
+        const text = readDistText(index.dist, file, 'contract', id).replace(/\s*$/, '\n');
         const cost = count(text) + tokenBound(SEPARATOR);
         const fits = charged + cost <= budget;
         contracts.push({ id, file, steps, hydration: fits ? 'full' : 'listed', text: fits ? text : '', cost: fits ? cost : 0 });
@@ -136,8 +133,10 @@ export function openRetriever(dist: string): Retriever {
         return f ? `prerequisite: feeds step ${f.step} (${f.type}: ${escapeInline(f.detail)})` : 'prerequisite';
       };
       const hydrated = await hydrate(index.dist, planned.map((s) => s.hit), Math.max(0, budget - charged), shared(planned.map((s) => s.hit)), { order: priority, how });
-      const stepAt = new Map(planned.map((s, i) => [i + 1, s]));
-      const steps = hydrated.map((h): PlannedStep => ({ ...h, role: stepAt.get(h.rank)!.role, after: stepAt.get(h.rank)!.after, feeds: stepAt.get(h.rank)!.feeds, invokes: h.node.invokes }));
+      const steps = hydrated.map((h): PlannedStep => {
+        const { role, after, feeds } = planned[h.rank - 1]!;
+        return { ...h, role, after, feeds, invokes: h.node.invokes };
+      });
       charged += hydrated.reduce((a, h) => a + h.cost, 0);
       return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.doc.tokenizer }, steps, contracts };
     },

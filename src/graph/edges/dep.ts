@@ -19,6 +19,7 @@
  * shared PCAP says more about a prerequisite than a shared JSON file.
  */
 import { cosine } from '../../propose/tfidf.js';
+import type { Role, SkillIO } from '../artifacts.js';
 import type { EdgeEvidence, GraphEdge } from '../types.js';
 import type { EdgeRule } from './edge-rule.js';
 import { roundTo } from '../../util/round.js';
@@ -38,9 +39,8 @@ export const depRule: EdgeRule = {
     const n = ctx.io.length;
     const specificity = (t: string) => Math.log((1 + n) / users.get(t)!) / Math.log(1 + n);
     const producers = new Map<string, number[]>();
-    type Mention = (typeof ctx.io)[number]['mentions'][number];
-    const declared = (io: (typeof ctx.io)[number], t: string, role: Mention['role']) => io.mentions.find((m) => m.type === t && m.role === role && m.where === 'declared');
-    const names = (io: (typeof ctx.io)[number], t: string, role: Mention['role']) => io.mentions.some((m) => m.type === t && m.role === role && m.where !== 'code');
+    const declared = (io: SkillIO, t: string, role: Role) => io.mentions.find((m) => m.type === t && m.role === role && m.where === 'declared');
+    const names = (io: SkillIO, t: string, role: Role) => io.mentions.some((m) => m.type === t && m.role === role && m.where !== 'code');
     ctx.io.forEach((io, i) => {
       for (const t of io.outputs) {
         if (!declared(io, t, 'output') || names(io, t, 'input')) continue;
