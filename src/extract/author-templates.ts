@@ -114,7 +114,9 @@ function isVerb(word: string): boolean {
  * The slot values of a concrete line that instantiates an author template (its action label
  * aside), or null. A value that reads as a program's arguments — a flag, quotes, a pipe, a
  * redirect, a command substitution — is no value of the placeholder: `open -a "Google Chrome"` is
- * a shell command, not `open {receptacle}`. Nor is a value that is a placeholder itself
+ * a shell command, not `open {receptacle}`. Nor is a value that reads as source code — a path
+ * separator `::`, a brace, an assignment: the Rust import `use solana_program::{` is not
+ * `use {tool}`. Nor is a value that is a placeholder itself
  * (`use [module]`, `activate OBJ`): that line is one more spelling of the template, not a call.
  * A path (`use exploit/windows/smb/…`) fills only a slot whose name says it holds one: a
  * `{tool}` of one domain is not the module path of another.
@@ -126,8 +128,11 @@ export function matchConcrete(template: { template: string; slots: readonly stri
   // A name is a noun phrase: a preposition inside the value (`use {tool}` over `use thermometer on
   // metal fork`) means the line says more than the template, so it is another action's call.
   const phrase = (slot: string, v: string) => !PATH_SLOT.test(slot) && /\s/.test(v) && v.split(/\s+/).some((w) => PREPOSITIONS.has(w.toLowerCase()) || PLACEHOLDER_VALUE.test(w));
-  return Object.entries(values).some(([slot, v]) => /^-|["'`|;<>]|\$\(|&&/.test(v) || PLACEHOLDER_VALUE.test(v) || path(slot, v) || phrase(slot, v)) ? null : values;
+  return Object.entries(values).some(([slot, v]) => /^-|["'`|;<>]|\$\(|&&/.test(v) || CODE_VALUE.test(v) || PLACEHOLDER_VALUE.test(v) || path(slot, v) || phrase(slot, v)) ? null : values;
 }
+
+/** Source-code punctuation no name of a thing holds: a module path `::`, a brace, an assignment. */
+const CODE_VALUE = /::|[{}=]/;
 
 const PREPOSITIONS = new Set(['on', 'in', 'into', 'onto', 'to', 'with', 'from', 'at', 'by', 'using', 'via', 'under', 'inside', 'in/on']);
 

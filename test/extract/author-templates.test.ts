@@ -69,6 +69,13 @@ describe('matchConcrete', () => {
     expect(matchConcrete(t, 'open -a "Google Chrome"')).toBeNull();
     expect(matchConcrete(t, 'open file.txt | grep x')).toBeNull();
   });
+  it('refuses values that read as source code', () => {
+    const use = { template: 'use {tool}', slots: ['tool'] };
+    expect(matchConcrete(use, 'use solana_program::{')).toBeNull();
+    expect(matchConcrete(use, 'use std::io')).toBeNull();
+    expect(matchConcrete(use, 'use x = 1')).toBeNull();
+    expect(matchConcrete(use, 'use desklamp 1')).toEqual({ tool: 'desklamp 1' });
+  });
   it('refuses a value that is a placeholder itself: another spelling, not a call', () => {
     expect(matchConcrete(t, 'open [container]')).toBeNull();
     expect(matchConcrete(t, 'open OBJ')).toBeNull();
