@@ -92,6 +92,7 @@ export function unkeptForm(template: string, source: ActionLine['source']): stri
   const { text, tokens } = shapeOf({ template });
   const st = templateStatement(source, text, tokens);
   if (tokens.length === 1 && filePath(tokens[0]!)) return 'it is only a file path, not an action';
+  if (POINTS_ELSEWHERE.test(text)) return 'it points at text around it ("the command above"), so it cannot stand alone';
   switch (st.kind) {
     case 'import':
       return 'it is only an import line';
@@ -107,6 +108,12 @@ export function unkeptForm(template: string, source: ActionLine['source']): stri
       return null;
   }
 }
+
+/**
+ * A step that refers to its skill's surrounding text: "install the skill using the command above",
+ * "run the script shown below". Lifted into a contract it points at nothing.
+ */
+const POINTS_ELSEWHERE = /\b(?:(?:command|step|code|example|snippet|block|section|script|instructions?)\s+(?:above|below)|(?:shown|listed|described|given)\s+(?:above|below))\b/i;
 
 /** Extensions of files that are read, not run: a line that is one such path names a file. */
 const DOCUMENT = /\.(md|mdx|txt|json|jsonl|ya?ml|toml|ini|cfg|conf|csv|tsv|html?|xml|lock|log|pdf|png|jpe?g|gif|svg)$/i;

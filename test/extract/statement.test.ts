@@ -56,6 +56,12 @@ describe('unkeptForm (one template)', () => {
     expect(unkeptForm('rules/{name}.md', 'code')).toMatch(/file path/);
   });
 
+  it('refuses a step that points at text around it', () => {
+    expect(unkeptForm('Install the skill using the command above', 'step')).toMatch(/points at text around it/);
+    expect(unkeptForm('Run the script shown below with {name}', 'step')).toMatch(/points at text around it/);
+    expect(unkeptForm('Heat {object} above 100 degrees', 'step')).toBeNull();
+  });
+
   it('keeps commands, calls, scripts and actions', () => {
     expect(unkeptForm('pip install {package}', 'code')).toBeNull();
     expect(unkeptForm('./scripts/setup.sh {target}', 'code')).toBeNull();
