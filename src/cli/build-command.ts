@@ -26,6 +26,15 @@ import { countBySeverity, type Diagnostic, type Severity } from '../ir/diagnosti
 import { loadPolicy, PolicyError, type Policy } from '../policy/policy.js';
 import { LlmSetupError, modelServiceFrom, type LlmOptions } from '../llm/setup.js';
 import type { ModelService } from '../llm/model-service.js';
+import { createHash } from 'node:crypto';
+import { CacheStore } from '../cache/store.js';
+import { cacheKeyOf } from '../cache/keys.js';
+import { readBuildRecord, reusableFiles, statTree, treeMatches, writeBuildRecord, type RecordedFile } from '../cache/build-record.js';
+import type { Artifact } from '../emit/json-artifact.js';
+import type { BuildReport } from '../report/build-report.js';
+import type { SourceLibrary } from '../ir/types.js';
+
+type Colors = ReturnType<typeof pc.createColors>;
 
 export interface BuildCommandOptions {
   readonly out: string;
@@ -42,6 +51,8 @@ export interface BuildCommandOptions {
   readonly policy?: string;
   /** Model-assisted passes (SPEC §3); default none. */
   readonly llm?: LlmOptions;
+  /** The build cache folder (parses, pass results, the last build's record); absent or false: none. */
+  readonly cache?: string | false;
 }
 
 export interface CommandIO {
@@ -100,15 +111,33 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   progress.done();
   const tLoaded = performance.now();
 
+  // Only options that change the output are recorded (so the manifest is reproducible).
+  const buildOptions: Record<string, string | number | boolean> = { maxSkillBytes: opts.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES, policySha256: sha256(stableStringify(policy)) };
+  if (llm) Object.assign(buildOptions, { llm: 'openai', model: llm.model });
+
+  const outAbs = path.resolve(opts.out);
+  const cache = opts.cache ? new CacheStore(path.resolve(opts.cache)) : undefined;
+  const buildKey = cacheKeyOf('build-key', { library: path.resolve(library), options: buildOptions, timings: opts.timings === true, source: sourceIdentity(source) });
+  const record = cache ? readBuildRecord(cache, outAbs) : undefined;
+  // Up to date: same code, options and inputs as the build that wrote the output, and the output
+  // as it wrote it. With a model the replies may differ from run to run, so the build always runs.
+  if (record && !llm && record.buildKey === buildKey && treeMatches(outAbs, record)) {
+    const shown = filterShown(record.diagnostics, opts);
+    printDiagnostics(shown, library, opts, io, color);
+    if (!opts.quiet) {
+      for (const line of record.summary) err(line);
+      if (opts.timings) err(`timings: load ${Math.round(tLoaded - t0)} ms, up-to-date check ${Math.round(performance.now() - tLoaded)} ms\n`);
+      err(`${escapeInline(opts.out)}/ is up to date: no input, option or skillc file changed since the build that wrote it; nothing was written (${((performance.now() - t0) / 1000).toFixed(2)}s)\n`);
+    }
+    if (record.exitCode !== 0) return record.exitCode;
+    return opts.strict && countBySeverity(record.diagnostics).error > 0 ? 1 : 0;
+  }
+
   const jobs = opts.jobs ?? defaultJobs();
   const result = await runPipeline({ source, policy }, PASSES, {
     onProgress: (pass, d, t) => progress.update(pass.name, d, t),
     onPassEnd: () => progress.done(),
-  }, jobs, llm);
-
-  // Only options that change the output are recorded (so the manifest is reproducible).
-  const buildOptions: Record<string, string | number | boolean> = { maxSkillBytes: opts.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES, policySha256: sha256(stableStringify(policy)) };
-  if (llm) Object.assign(buildOptions, { llm: 'openai', model: llm.model });
+  }, jobs, llm, cache);
   const tEmit = performance.now();
   const rendered = await renderLibrary(result.ir, path.resolve(library));
   const tRendered = performance.now();
@@ -121,10 +150,19 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     if (e instanceof OutputRefusedError) return fail(e.message);
     throw e;
   }
+  // Files the last build wrote with the same bytes are hard-linked from the old output, not written again.
+  const digests = artifacts.map(artifactDigest);
+  const reusable = cache ? reusableFiles(outAbs, record) : new Map<string, RecordedFile>();
+  const linkFrom = new Map<string, string>();
+  artifacts.forEach((a, i) => {
+    const old = reusable.get(a.path);
+    const d = digests[i]!;
+    if (old && d.type === 'file' && old.sha256 === d.sha256 && old.wantMode === d.wantMode) linkFrom.set(a.path, path.join(outAbs, ...a.path.split('/')));
+  });
   const signals = deferSignals();
   let tidy: string[];
   try {
-    tidy = writeDist(opts.out, artifacts);
+    tidy = writeDist(opts.out, artifacts, linkFrom);
   } catch (e) {
     await signals.release();
     if (e instanceof OutputWriteError || e instanceof InputChangedError) return fail(`${e.message}; ${opts.out} was left as it was`);
@@ -138,36 +176,23 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   }
   const tWritten = performance.now();
 
-  const shown = filterShown(result.diagnostics, opts);
-  const format = opts.format ?? 'stylish';
-  if (format === 'json') {
-    io.stdout.write(formatDiagnostics(shown, 'json'));
-  } else {
-    const prefix = library.endsWith('/') ? library : library + '/';
-    err(formatDiagnostics(shown, 'stylish', { color, limit: opts.maxDiagnostics ?? 50, pathPrefix: prefix === './' ? '' : prefix }));
+  const failed = result.timings.filter((t) => t.status === 'failed').map((t) => t.pass);
+  const summary = summaryLines(report, result.diagnostics, c);
+  if (cache) {
+    const files = recordedFiles(outAbs, artifacts, digests);
+    if (files) writeBuildRecord(cache, outAbs, { buildKey, files, diagnostics: result.diagnostics, summary, exitCode: failed.length > 0 ? 3 : 0 });
   }
+
+  printDiagnostics(filterShown(result.diagnostics, opts), library, opts, io, color);
+  if (cache && cache.stats.writeFailures > 0 && !opts.quiet) err(`skillc build: warning: ${cache.stats.writeFailures} entr${cache.stats.writeFailures === 1 ? 'y' : 'ies'} could not be written to the cache ${escapeInline(cache.dir)} (${escapeInline(cache.stats.firstWriteError ?? '')}); the next build will not be faster\n`);
   const secs = ((performance.now() - t0) / 1000).toFixed(2);
-  const lib = report.library;
   if (!opts.quiet) {
-    err(`${c.bold('skillc build')}: ${lib.skillsFound} skills found, ${lib.parsed} parsed, ${lib.skipped} skipped; ${report.parse.units} units; ${summariseDiagnostics(result.diagnostics)}\n`);
-    const y = report.pipeline;
-    if (y) err(`contracts: ${y.clusters} clusters → ${y.drafts} drafts → ${y.autoPromote} auto_promote, ${y.review} review, ${y.reject} reject\n`);
+    for (const line of summary) err(line);
     if (opts.timings) err(`timings: load ${Math.round(tLoaded - t0)} ms, ${result.timings.map((t) => `${t.pass} ${Math.round(t.ms)} ms`).join(', ')}, emit ${Math.round(tRendered - tEmit)} ms render + ${Math.round(tWritten - tRendered)} ms write\n`);
-    const rf = report.refactor;
-    if (rf) {
-      const why = Object.entries(rf.dropped).filter(([, n]) => n > 0).map(([stage, n]) => `${stage} ${n}`).join(', ');
-      const lib = rf.tokens.library;
-      err(`refactor: ${rf.callSites} call-sites in ${rf.rewrittenParents} parents (${rf.candidates - rf.callSites} candidates dropped${why ? `: ${why}` : ''}); the rewritten skills take ${lib.skeletons + lib.contracts} tokens with their contracts, against ${lib.original} as written\n`);
-    }
-    if (report.llm) {
-      const m = report.llm;
-      const sum = (f: (x: (typeof m.passes)[number]) => number) => m.passes.reduce((a, x) => a + f(x), 0);
-      err(`model ${m.model}: ${m.passes.map((x) => `${x.pass} ${x.requests}`).join(', ')} requests (${sum((x) => x.cacheHits)} cached, ${sum((x) => x.calls)} calls, ${sum((x) => x.promptTokens + x.completionTokens)} tokens); items ${sum((x) => x.items.accepted)} accepted, ${sum((x) => x.items.declined)} declined, ${sum((x) => x.items.rejected)} rejected, ${sum((x) => x.items.failed)} failed, ${sum((x) => x.items.skipped)} skipped\n`);
-    }
+    if (cache && opts.timings) err(`cache: ${cache.stats.hits} hits, ${cache.stats.misses} misses (${cache.stats.rejected} refused), ${cache.stats.writes} written; ${linkFrom.size} of ${artifacts.length} output files kept from the last build\n`);
     err(`wrote ${escapeInline(opts.out)}/ (${describeArtifacts(artifacts)}) in ${secs}s\n`);
   }
   // A pass that threw is a skillc bug that cost the build its later passes: never a quiet success.
-  const failed = result.timings.filter((t) => t.status === 'failed').map((t) => t.pass);
   if (failed.length > 0) {
     err(`skillc build: internal error: the ${failed.join(', ')} pass${failed.length === 1 ? '' : 'es'} failed (SKC001 in the diagnostics); ${escapeInline(opts.out)} holds what the passes before it produced; please report this\n`);
     return 3;
@@ -198,6 +223,76 @@ function deferSignals(): { release(): Promise<NodeJS.Signals | null> } {
       return seen;
     },
   };
+}
+
+/** What the build prints after its diagnostics (kept in the build record, for an up-to-date rebuild). */
+function summaryLines(report: BuildReport, diagnostics: readonly Diagnostic[], c: Colors): string[] {
+  const out: string[] = [];
+  const lib = report.library;
+  out.push(`${c.bold('skillc build')}: ${lib.skillsFound} skills found, ${lib.parsed} parsed, ${lib.skipped} skipped; ${report.parse.units} units; ${summariseDiagnostics(diagnostics)}\n`);
+  const y = report.pipeline;
+  if (y) out.push(`contracts: ${y.clusters} clusters → ${y.drafts} drafts → ${y.autoPromote} auto_promote, ${y.review} review, ${y.reject} reject\n`);
+  const rf = report.refactor;
+  if (rf) {
+    const why = Object.entries(rf.dropped).filter(([, n]) => n > 0).map(([stage, n]) => `${stage} ${n}`).join(', ');
+    const tl = rf.tokens.library;
+    out.push(`refactor: ${rf.callSites} call-sites in ${rf.rewrittenParents} parents (${rf.candidates - rf.callSites} candidates dropped${why ? `: ${why}` : ''}); the rewritten skills take ${tl.skeletons + tl.contracts} tokens with their contracts, against ${tl.original} as written\n`);
+  }
+  if (report.llm) {
+    const m = report.llm;
+    const sum = (f: (x: (typeof m.passes)[number]) => number) => m.passes.reduce((a, x) => a + f(x), 0);
+    out.push(`model ${m.model}: ${m.passes.map((x) => `${x.pass} ${x.requests}`).join(', ')} requests (${sum((x) => x.cacheHits)} cached, ${sum((x) => x.calls)} calls, ${sum((x) => x.promptTokens + x.completionTokens)} tokens); items ${sum((x) => x.items.accepted)} accepted, ${sum((x) => x.items.declined)} declined, ${sum((x) => x.items.rejected)} rejected, ${sum((x) => x.items.failed)} failed, ${sum((x) => x.items.skipped)} skipped\n`);
+  }
+  return out;
+}
+
+function printDiagnostics(shown: readonly Diagnostic[], library: string, opts: BuildCommandOptions, io: CommandIO, color: boolean): void {
+  const format = opts.format ?? 'stylish';
+  if (format === 'json') {
+    io.stdout.write(formatDiagnostics(shown, 'json'));
+  } else {
+    const prefix = library.endsWith('/') ? library : library + '/';
+    io.stderr.write(formatDiagnostics(shown, 'stylish', { color, limit: opts.maxDiagnostics ?? 50, pathPrefix: prefix === './' ? '' : prefix }));
+  }
+}
+
+/**
+ * The loaded library as the build key sees it: every input's path, size and hash, each skill's
+ * files and modes, and what loading reported. File contents are covered by their hashes.
+ */
+function sourceIdentity(source: SourceLibrary): unknown {
+  return {
+    inputs: source.inputs,
+    skills: source.skills.map((s) => ({ path: s.path, file: s.file, mode: s.mode ?? null, files: s.files.map((f) => [f.path, f.kind, f.bytes, f.sha256, f.mode ?? null, f.symlinkTarget ?? null, f.text === undefined ? 0 : 1]) })),
+    diagnostics: source.diagnostics,
+    skipped: source.skipped,
+  };
+}
+
+type ArtifactDigest = { readonly type: 'file'; readonly sha256: string; readonly wantMode: number | null } | { readonly type: 'link'; readonly target: string };
+
+function artifactDigest(a: Artifact): ArtifactDigest {
+  if ('symlink' in a) return { type: 'link', target: a.symlink };
+  const wantMode = a.mode === undefined ? null : a.mode & 0o777;
+  if ('copyFrom' in a) return { type: 'file', sha256: a.sha256, wantMode };
+  const hash = createHash('sha256');
+  if (typeof a.content === 'string' || a.content instanceof Uint8Array) hash.update(a.content);
+  else for (const piece of a.content) hash.update(piece);
+  return { type: 'file', sha256: hash.digest('hex'), wantMode };
+}
+
+/** The written output as the build record keeps it, or null when it is not exactly the artifacts. */
+function recordedFiles(outAbs: string, artifacts: readonly Artifact[], digests: readonly ArtifactDigest[]): RecordedFile[] | null {
+  const tree = statTree(outAbs);
+  if (!tree || tree.size !== artifacts.length) return null;
+  const files: RecordedFile[] = [];
+  for (let i = 0; i < artifacts.length; i++) {
+    const st = tree.get(artifacts[i]!.path);
+    const d = digests[i]!;
+    if (!st || st.type !== d.type) return null;
+    files.push({ path: artifacts[i]!.path, type: d.type, sha256: d.type === 'file' ? d.sha256 : d.target, wantMode: d.type === 'file' ? d.wantMode : null, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode });
+  }
+  return files;
 }
 
 /** "skills/ (12 files), bundles/ (4 files), report.json, …": top-level files by name, folders by count. */

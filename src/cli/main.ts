@@ -61,8 +61,10 @@ export function makeProgram(): Command {
     .option('--llm-concurrency <n>', 'model requests in flight at once', wholeNumber('--llm-concurrency', 1), 4)
     .option('--llm-timeout <seconds>', 'time limit of one model request attempt', positiveNumber('--llm-timeout'), 60)
     .option('--llm-retries <n>', 'retries of a request after 429, 5xx, a timeout or a connection error (with backoff)', wholeNumber('--llm-retries', 0), 3)
-    .option('--llm-cache <dir>', 'reply cache folder (a rebuild of an unchanged library makes no calls)', '.skillc-cache')
-    .option('--no-llm-cache', 'do not read or write the reply cache')
+    .option('--cache <dir>', 'build cache folder: parses, the last build\'s record and model replies; an unchanged rebuild writes nothing, a changed skill is parsed again alone', '.skillc-cache')
+    .option('--no-cache', 'do not read or write the build cache (every build is cold)')
+    .option('--llm-cache <dir>', 'model reply cache folder (default: the --cache folder; a rebuild of an unchanged library makes no calls)')
+    .option('--no-llm-cache', 'do not read or write the model reply cache')
     .addHelpText(
       'after',
       `
@@ -117,8 +119,10 @@ Examples:
           concurrency: o.llmConcurrency as number,
           timeoutSeconds: o.llmTimeout as number,
           retries: o.llmRetries as number,
-          cacheDir: o.llmCache as string | false,
+          // The reply cache lives in the build cache unless told otherwise (replies go under llm/).
+          cacheDir: o.llmCache === false ? false : ((o.llmCache as string | undefined) ?? (o.cache as string | false)),
         },
+        cache: o.cache as string | false,
       }, { stdout: process.stdout, stderr: process.stderr }));
     });
 

@@ -164,7 +164,7 @@ function isRealFolder(p: string): boolean {
  * (the previous dist set aside that could not be removed): the build succeeded, but the user
  * should know what is left next to the output.
  */
-export function writeDist(outDir: string, artifacts: readonly Artifact[]): string[] {
+export function writeDist(outDir: string, artifacts: readonly Artifact[], linkFrom: ReadonlyMap<string, string> = new Map()): string[] {
   const abs = path.resolve(outDir);
   for (const a of artifacts) {
     if (!DIST_ENTRIES.has(a.path.split('/')[0]!)) throw new Error(`internal: artifact ${a.path} is outside the entries a dist may hold (emit/artifacts.ts DIST_ENTRIES)`);
@@ -193,6 +193,10 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[]): strin
         io('create the folder', dir, () => fs.mkdirSync(dir, { recursive: true }));
         made.add(dir);
       }
+      // A file the last build wrote with these very bytes (the caller checked its hash and stat):
+      // linked, not written again. Where links cannot be made, it is written as usual.
+      const old = linkFrom.get(a.path);
+      if (old !== undefined && linkQuietly(old, target)) continue;
       if ('content' in a) {
         io('write', target, () => writeContent(target, a.content));
         if (a.mode !== undefined) io('set the mode of', target, () => fs.chmodSync(target, a.mode! & 0o777));
@@ -242,6 +246,15 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[]): strin
   }
   removeQuietly(lock);
   return warnings;
+}
+
+function linkQuietly(from: string, to: string): boolean {
+  try {
+    fs.linkSync(from, to);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function removeQuietly(file: string): void {

@@ -69,7 +69,11 @@ export class ReplyCache {
       fs.renameSync(tmp, file);
     } catch {
       // A cache that cannot be written costs calls on the next build, never this build's result.
-      fs.rmSync(tmp, { force: true });
+      try {
+        fs.rmSync(tmp, { force: true });
+      } catch {
+        // Not made, or not removable either (no permission): a stray .tmp file is never read.
+      }
     }
   }
 }

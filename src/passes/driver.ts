@@ -8,6 +8,7 @@ import type { BuildIR } from '../ir/types.js';
 import { compareDiagnostics, makeDiagnostic, type Diagnostic } from '../ir/diagnostics.js';
 import type { Pass } from './pass.js';
 import type { ModelService } from '../llm/model-service.js';
+import type { CacheStore } from '../cache/store.js';
 
 export interface PassTiming {
   readonly pass: string;
@@ -28,7 +29,7 @@ export interface PipelineHooks {
   onPassEnd?(pass: Pass, timing: PassTiming): void;
 }
 
-export async function runPipeline(initial: BuildIR, passes: readonly Pass[], hooks: PipelineHooks = {}, jobs = 1, llm?: ModelService): Promise<PipelineResult> {
+export async function runPipeline(initial: BuildIR, passes: readonly Pass[], hooks: PipelineHooks = {}, jobs = 1, llm?: ModelService, cache?: CacheStore): Promise<PipelineResult> {
   let ir = initial;
   const diagnostics: Diagnostic[] = [...initial.source.diagnostics];
   const timings: PassTiming[] = [];
@@ -48,6 +49,7 @@ export async function runPipeline(initial: BuildIR, passes: readonly Pass[], hoo
         progress: (done, total) => hooks.onProgress?.(pass, done, total),
         jobs,
         ...(llm ? { llm } : {}),
+        ...(cache ? { cache } : {}),
       });
       ir = { ...ir, ...out };
     } catch (err) {

@@ -17,6 +17,9 @@ import type { Pass } from './pass.js';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { mapInWorkers } from '../util/worker-pool.js';
+import type { CacheStore } from '../cache/store.js';
+import { cacheKeyOf } from '../cache/keys.js';
+import { decodeValue, encodeValue } from '../cache/codec.js';
 
 const NAME = 'parse';
 /** Above this a SKILL.md is reported as large (agents read a skill whole; 500 lines is the spec's advice). */
@@ -50,25 +53,66 @@ export const parsePass: Pass = {
   provides: ['parents'],
   async run(ir, ctx) {
     const skills = ir.source.skills;
-    let results: ParseResult[];
-    // Workers need the compiled worker module; from TypeScript sources (tests) parse in-process.
-    if (ctx.jobs > 1 && skills.length >= PARALLEL_MIN_SKILLS && fs.existsSync(fileURLToPath(workerUrl))) {
-      results = await mapInWorkers<SourceSkill, ParseResult>(workerUrl, skills, { jobs: ctx.jobs, onProgress: ctx.progress });
-    } else {
-      results = skills.map((skill, i) => {
-        const r = parseOne(skill);
-        ctx.progress(i + 1, skills.length);
-        return r;
-      });
-    }
+    // With a cache, only the skills whose inputs changed since a build that used it are parsed.
+    const keys = ctx.cache ? skills.map(parseCacheKey) : null;
+    const results: (ParseResult | undefined)[] = keys ? keys.map((k, i) => cachedParse(ctx.cache!, k, skills[i]!)) : skills.map(() => undefined);
+    const todo = skills.flatMap((s, i) => (results[i] === undefined ? [i] : []));
+    const hits = skills.length - todo.length;
+    if (hits > 0) ctx.progress(hits, skills.length);
+    const parsed = await parseAll(todo.map((i) => skills[i]!), ctx.jobs, (done) => ctx.progress(hits + done, skills.length));
+    todo.forEach((i, k) => {
+      results[i] = parsed[k]!;
+      if (keys) ctx.cache!.put(PARSE_NAMESPACE, keys[i]!, encodeValue(parsed[k]!));
+    });
     const parents: Parent[] = [];
-    for (const r of results) {
+    for (const r of results as ParseResult[]) {
       if (r.parent) parents.push(r.parent);
       r.diagnostics.forEach((d) => ctx.report(d));
     }
     return { parents };
   },
 };
+
+async function parseAll(skills: readonly SourceSkill[], jobs: number, progress: (done: number) => void): Promise<ParseResult[]> {
+  // Workers need the compiled worker module; from TypeScript sources (tests) parse in-process.
+  if (jobs > 1 && skills.length >= PARALLEL_MIN_SKILLS && fs.existsSync(fileURLToPath(workerUrl))) {
+    return mapInWorkers<SourceSkill, ParseResult>(workerUrl, skills, { jobs, onProgress: (done) => progress(done) });
+  }
+  return skills.map((skill, i) => {
+    const r = parseOne(skill);
+    progress(i + 1);
+    return r;
+  });
+}
+
+const PARSE_NAMESPACE = 'parse';
+
+/**
+ * What a skill's parse depends on: its paths, its SKILL.md's bytes and mode, and its other files
+ * (identity only: the malware scan reads scripts, whose text follows from their hash). The code
+ * fingerprint in every key covers the parser itself.
+ */
+export function parseCacheKey(skill: SourceSkill): string {
+  return cacheKeyOf(PARSE_NAMESPACE, {
+    pass: parsePass.version,
+    path: skill.path,
+    file: skill.file,
+    mode: skill.mode ?? null,
+    sha256: sha256(skill.content),
+    bytes: skill.content.byteLength,
+    files: skill.files.map((f) => [f.path, f.relPath, f.kind, f.bytes, f.sha256, f.mode ?? null, f.symlinkTarget ?? null, f.text === undefined ? 0 : 1]),
+  });
+}
+
+/** A cached parse of the skill, if there is a whole one for exactly these inputs. */
+function cachedParse(cache: CacheStore, key: string, skill: SourceSkill): ParseResult | undefined {
+  const payload = cache.get(PARSE_NAMESPACE, key);
+  if (payload === undefined) return undefined;
+  const value = decodeValue(payload) as ParseResult | undefined;
+  // The header's hash already proves the payload whole; this catches a payload that decodes to something else.
+  const ok = value !== null && typeof value === 'object' && Array.isArray(value.diagnostics) && (value.parent === null || (typeof value.parent === 'object' && value.parent.path === skill.path && value.parent.file === skill.file));
+  return ok ? value : undefined;
+}
 
 export function parseSkill(skill: SourceSkill, diags: Diagnostic[]): Parent {
   return parseSkillDetailed(skill, diags).parent;

@@ -5,6 +5,7 @@
 import type { BuildIR } from '../ir/types.js';
 import type { Diagnostic } from '../ir/diagnostics.js';
 import type { ModelService } from '../llm/model-service.js';
+import type { CacheStore } from '../cache/store.js';
 
 export interface PassContext {
   report(d: Diagnostic): void;
@@ -16,6 +17,11 @@ export interface PassContext {
    * disk, so a pass stays a function of the IR and the replies.
    */
   readonly llm?: ModelService;
+  /**
+   * With a build cache (--cache): where a pass may keep results keyed by the hashes of their
+   * inputs. A pass's output must be the same with or without it (tests build both ways).
+   */
+  readonly cache?: CacheStore;
 }
 
 export interface Pass {

@@ -1,6 +1,7 @@
 /** Runs the compiled CLI (build/, made by `npm test` before vitest) as a user would. */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scratchDir } from './tmp.js';
@@ -14,10 +15,27 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function skillc(args: readonly string[], cwd = ROOT): CliResult {
+/**
+ * A build not told which cache to use gets a fresh one of its own, so every test build starts cold
+ * as it did before the build cache (and no test leaves a .skillc-cache in the repository).
+ */
+function withOwnCache(args: readonly string[]): readonly string[] {
+  if (args[0] !== 'build' || args.some((a) => a === '--cache' || a === '--no-cache' || a.startsWith('--cache='))) return args;
+  cacheRoot ??= fs.mkdtempSync(path.join(os.tmpdir(), 'skillc-cli-cache-'));
+  return [...args, '--cache', path.join(cacheRoot, String(cacheRuns++))];
+}
+
+let cacheRoot: string | undefined;
+let cacheRuns = 0;
+process.on('exit', () => {
+  if (cacheRoot) fs.rmSync(cacheRoot, { recursive: true, force: true });
+});
+
+export function skillc(rawArgs: readonly string[], cwd = ROOT): CliResult {
   if (!fs.existsSync(path.join(ROOT, 'build', 'src', 'cli', 'main.js'))) {
     throw new Error('build/ is missing: run `npm test` (it compiles first) or `npm run build`');
   }
+  const args = withOwnCache(rawArgs);
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '1' } });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
@@ -46,7 +64,8 @@ export function readTree(dir: string): Map<string, Buffer> {
  * Like `skillc`, without blocking the event loop: for tests whose CLI run talks to a server the
  * test itself runs (a loopback model server).
  */
-export function skillcAsync(args: readonly string[], env: Readonly<Record<string, string>> = {}, cwd = ROOT): Promise<CliResult> {
+export function skillcAsync(rawArgs: readonly string[], env: Readonly<Record<string, string>> = {}, cwd = ROOT): Promise<CliResult> {
+  const args = withOwnCache(rawArgs);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', CI: '1', ...env } });
     let stdout = '';
@@ -78,7 +97,7 @@ const NOBODY = 65534;
  */
 export function skillcUnprivileged(args: readonly string[], cwd = ROOT): CliResult {
   const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '1', HOME: cwd }, ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
+  const r = spawnSync(process.execPath, [BIN, ...withOwnCache(args)], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '1', HOME: cwd }, ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
