@@ -150,19 +150,24 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     if (e instanceof OutputRefusedError) return fail(e.message);
     throw e;
   }
-  // Files the last build wrote with the same bytes are hard-linked from the old output, not written again.
-  const digests = artifacts.map(artifactDigest);
+  // Files the last build wrote with the same bytes are hard-linked from the old output, not written
+  // again. Only artifacts with a candidate in the old output are hashed here; the rest are hashed
+  // as they are written.
   const reusable = cache ? reusableFiles(outAbs, record) : new Map<string, RecordedFile>();
   const linkFrom = new Map<string, string>();
-  artifacts.forEach((a, i) => {
+  const digests = new Map<string, string>();
+  for (const a of artifacts) {
     const old = reusable.get(a.path);
-    const d = digests[i]!;
-    if (old && d.type === 'file' && old.sha256 === d.sha256 && old.wantMode === d.wantMode) linkFrom.set(a.path, path.join(outAbs, ...a.path.split('/')));
-  });
+    if (!old || 'symlink' in a || old.wantMode !== wantModeOf(a)) continue;
+    const sha = 'copyFrom' in a ? a.sha256 : contentDigest(a.content);
+    if (sha !== old.sha256) continue;
+    linkFrom.set(a.path, path.join(outAbs, ...a.path.split('/')));
+    digests.set(a.path, sha);
+  }
   const signals = deferSignals();
   let tidy: string[];
   try {
-    tidy = writeDist(opts.out, artifacts, linkFrom);
+    tidy = writeDist(opts.out, artifacts, { linkFrom, digests });
   } catch (e) {
     await signals.release();
     if (e instanceof OutputWriteError || e instanceof InputChangedError) return fail(`${e.message}; ${opts.out} was left as it was`);
@@ -269,28 +274,28 @@ function sourceIdentity(source: SourceLibrary): unknown {
   };
 }
 
-type ArtifactDigest = { readonly type: 'file'; readonly sha256: string; readonly wantMode: number | null } | { readonly type: 'link'; readonly target: string };
+function wantModeOf(a: Artifact): number | null {
+  return 'symlink' in a || a.mode === undefined ? null : a.mode & 0o777;
+}
 
-function artifactDigest(a: Artifact): ArtifactDigest {
-  if ('symlink' in a) return { type: 'link', target: a.symlink };
-  const wantMode = a.mode === undefined ? null : a.mode & 0o777;
-  if ('copyFrom' in a) return { type: 'file', sha256: a.sha256, wantMode };
+function contentDigest(content: string | Uint8Array | Iterable<string>): string {
   const hash = createHash('sha256');
-  if (typeof a.content === 'string' || a.content instanceof Uint8Array) hash.update(a.content);
-  else for (const piece of a.content) hash.update(piece);
-  return { type: 'file', sha256: hash.digest('hex'), wantMode };
+  if (typeof content === 'string' || content instanceof Uint8Array) hash.update(content);
+  else for (const piece of content) hash.update(piece);
+  return hash.digest('hex');
 }
 
 /** The written output as the build record keeps it, or null when it is not exactly the artifacts. */
-function recordedFiles(outAbs: string, artifacts: readonly Artifact[], digests: readonly ArtifactDigest[]): RecordedFile[] | null {
+function recordedFiles(outAbs: string, artifacts: readonly Artifact[], digests: ReadonlyMap<string, string>): RecordedFile[] | null {
   const tree = statTree(outAbs);
   if (!tree || tree.size !== artifacts.length) return null;
   const files: RecordedFile[] = [];
-  for (let i = 0; i < artifacts.length; i++) {
-    const st = tree.get(artifacts[i]!.path);
-    const d = digests[i]!;
-    if (!st || st.type !== d.type) return null;
-    files.push({ path: artifacts[i]!.path, type: d.type, sha256: d.type === 'file' ? d.sha256 : d.target, wantMode: d.type === 'file' ? d.wantMode : null, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode });
+  for (const a of artifacts) {
+    const st = tree.get(a.path);
+    const type = 'symlink' in a ? 'link' : 'file';
+    const sha = 'symlink' in a ? a.symlink : 'copyFrom' in a ? a.sha256 : digests.get(a.path);
+    if (!st || st.type !== type || sha === undefined) return null;
+    files.push({ path: a.path, type, sha256: sha, wantMode: wantModeOf(a), size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode });
   }
   return files;
 }

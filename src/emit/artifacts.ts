@@ -14,17 +14,20 @@ export type { Artifact };
 
 export const PARENTS_SCHEMA_VERSION = 1;
 
-/** parents.json: the parse IR in a form anyone can check for losslessness without skillc. */
+/**
+ * parents.json: the parse IR in a form anyone can check for losslessness without skillc. The
+ * `parents` list holds the IR's parents; each is mapped by parentJson as it is written.
+ */
 export function parentsDocument(ir: BuildIR): Readonly<Record<string, unknown>> {
   return {
     schemaVersion: PARENTS_SCHEMA_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
-    parents: (ir.parents ?? []).map(parentJson),
+    parents: ir.parents ?? [],
     skipped: ir.source.skipped,
   };
 }
 
-function parentJson(p: Parent): unknown {
+export function parentJson(p: Parent): unknown {
   return {
     path: p.path,
     file: p.file,
@@ -111,7 +114,7 @@ export function contractArtifacts(ir: BuildIR, library?: RenderedLibrary): Artif
 export function renderArtifacts(ir: BuildIR, report: BuildReport, diagnostics: readonly Diagnostic[], library?: RenderedLibrary): Artifact[] {
   return [
     ...(library?.artifacts ?? []),
-    jsonArtifactByItem('parents.json', 'parents', parentsDocument(ir), 'parents'),
+    jsonArtifactByItem('parents.json', 'parents', parentsDocument(ir), 'parents', (p) => parentJson(p as Parent)),
     ...(ir.clusters ? [json('candidates.json', 'candidates', candidatesDocument(ir))] : []),
     ...contractArtifacts(ir, library),
     json('report.json', 'report', report),

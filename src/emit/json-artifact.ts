@@ -2,8 +2,8 @@
  * What a file of dist/ is, and JSON artifacts: stable key order, and checked against their schema
  * in schemas/ before anything is written (a mismatch is a skillc bug and throws).
  */
-import { stableStringify, stableStringifyPieces } from '../util/stable-json.js';
-import { validateAgainst, validateItemsAgainst, type SchemaName } from '../schema/validate.js';
+import { stableStringify, stableStringifyStream } from '../util/stable-json.js';
+import { validateAgainst, validateItemAgainst, type SchemaName } from '../schema/validate.js';
 
 /**
  * One file of dist/: rendered content, a byte-for-byte copy of an input file, or a symbolic link
@@ -11,7 +11,7 @@ import { validateAgainst, validateItemsAgainst, type SchemaName } from '../schem
  * without it a file gets the default (0o666 less the umask).
  */
 export type Artifact =
-  | { readonly path: string; readonly content: string | Uint8Array | readonly string[]; readonly mode?: number }
+  | { readonly path: string; readonly content: string | Uint8Array | Iterable<string>; readonly mode?: number }
   | { readonly path: string; readonly copyFrom: string; readonly sha256: string; readonly mode?: number }
   | { readonly path: string; readonly symlink: string };
 
@@ -24,15 +24,31 @@ export function jsonArtifact(path: string, schema: SchemaName, data: unknown, in
   return { path, content: text };
 }
 
+/** A JSON artifact that does not match its schema: a skillc bug, reported as such wherever it is found. */
+export class SchemaViolationError extends Error {}
+
 /**
- * Like jsonArtifact for a document dominated by one top-level array (parents.json): written and
- * checked element by element, so its size is bounded by the disk, not by V8's longest string.
- * The bytes are those jsonArtifact would write.
+ * Like jsonArtifact for a document dominated by one top-level array (parents.json): its content is
+ * produced element by element each time it is read (hashed, then written), so neither the text
+ * nor a mapped copy of the list is ever held whole; its size is bounded by the disk, not by V8's
+ * longest string. Each element is checked against the schema the first time it is produced. The
+ * bytes are those jsonArtifact would write.
  */
-export function jsonArtifactByItem(path: string, schema: SchemaName, data: Readonly<Record<string, unknown>>, key: string, indent = 2): Artifact {
-  const { pieces, items, frame } = stableStringifyPieces(data, key, indent);
-  const check = validateAgainst(schema, JSON.parse(frame));
-  const itemCheck = check.valid ? validateItemsAgainst(schema, key, items.map((t) => JSON.parse(t) as unknown)) : check;
-  if (!itemCheck.valid) throw new Error(`internal: ${path} does not match schemas/${schema}.schema.json: ${itemCheck.errors.join('; ')}`);
-  return { path, content: pieces };
+export function jsonArtifactByItem(path: string, schema: SchemaName, data: Readonly<Record<string, unknown>>, key: string, mapItem?: (item: unknown) => unknown, indent = 2): Artifact {
+  const stream = stableStringifyStream(data, key, indent, mapItem);
+  const fail = (errors: readonly string[]) => new SchemaViolationError(`internal: ${path} does not match schemas/${schema}.schema.json: ${errors.join('; ')}`);
+  const check = validateAgainst(schema, JSON.parse(stream.frame));
+  if (!check.valid) throw fail(check.errors);
+  let checked = false;
+  const checkItem = (text: string, index: number) => {
+    const r = validateItemAgainst(schema, key, index, JSON.parse(text) as unknown);
+    if (!r.valid) throw fail(r.errors);
+  };
+  const content: Iterable<string> = {
+    *[Symbol.iterator]() {
+      yield* stream.pieces(checked ? undefined : checkItem);
+      checked = true;
+    },
+  };
+  return { path, content };
 }

@@ -24,6 +24,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Artifact } from './artifacts.js';
+import { SchemaViolationError } from './json-artifact.js';
 import { DIST_ENTRIES } from './artifacts.js';
 import { errnoText } from '../util/errno.js';
 import { openRegular } from '../util/open-regular.js';
@@ -164,7 +165,15 @@ function isRealFolder(p: string): boolean {
  * (the previous dist set aside that could not be removed): the build succeeded, but the user
  * should know what is left next to the output.
  */
-export function writeDist(outDir: string, artifacts: readonly Artifact[], linkFrom: ReadonlyMap<string, string> = new Map()): string[] {
+export interface WriteOptions {
+  /** Artifact path → a file of the old output with exactly these bytes, to hard-link instead of writing. */
+  readonly linkFrom?: ReadonlyMap<string, string>;
+  /** Filled with the SHA-256 of every file written from content (hashed as it is written). */
+  readonly digests?: Map<string, string>;
+}
+
+export function writeDist(outDir: string, artifacts: readonly Artifact[], options: WriteOptions = {}): string[] {
+  const linkFrom = options.linkFrom ?? new Map<string, string>();
   const abs = path.resolve(outDir);
   for (const a of artifacts) {
     if (!DIST_ENTRIES.has(a.path.split('/')[0]!)) throw new Error(`internal: artifact ${a.path} is outside the entries a dist may hold (emit/artifacts.ts DIST_ENTRIES)`);
@@ -173,7 +182,7 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[], linkFr
     try {
       return f();
     } catch (err) {
-      if (err instanceof InputChangedError || err instanceof OutputWriteError) throw err;
+      if (err instanceof InputChangedError || err instanceof OutputWriteError || err instanceof SchemaViolationError) throw err;
       throw new OutputWriteError(`cannot ${what} ${p}: ${errnoText(err)}`);
     }
   };
@@ -198,7 +207,8 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[], linkFr
       const old = linkFrom.get(a.path);
       if (old !== undefined && linkQuietly(old, target)) continue;
       if ('content' in a) {
-        io('write', target, () => writeContent(target, a.content));
+        const digest = io('write', target, () => writeContent(target, a.content));
+        options.digests?.set(a.path, digest);
         if (a.mode !== undefined) io('set the mode of', target, () => fs.chmodSync(target, a.mode! & 0o777));
       } else if ('symlink' in a) {
         io('create the link', target, () => fs.symlinkSync(a.symlink, target));
@@ -265,18 +275,23 @@ function removeQuietly(file: string): void {
   }
 }
 
-/** A new file with the content, given whole or as pieces written one after another. */
-function writeContent(target: string, content: string | Uint8Array | readonly string[]): void {
+/** A new file with the content, given whole or as pieces written one after another; returns its SHA-256. */
+function writeContent(target: string, content: string | Uint8Array | Iterable<string>): string {
+  const hash = crypto.createHash('sha256');
   if (typeof content === 'string' || content instanceof Uint8Array) {
     fs.writeFileSync(target, content, { flag: 'wx' });
-    return;
+    return hash.update(content).digest('hex');
   }
   const fd = fs.openSync(target, 'wx');
   try {
-    for (const piece of content) fs.writeSync(fd, piece);
+    for (const piece of content) {
+      fs.writeSync(fd, piece);
+      hash.update(piece);
+    }
   } finally {
     fs.closeSync(fd);
   }
+  return hash.digest('hex');
 }
 
 function takeLock(lock: string, outDir: string): void {

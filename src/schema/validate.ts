@@ -49,13 +49,27 @@ function formatError(e: ErrorObject): string {
 }
 
 /** Checks each element of the top-level array `key` against that property's `items` schema. */
-export function validateItemsAgainst(name: SchemaName, key: string, items: readonly unknown[]): SchemaCheck {
-  validator(name);
-  const schema = JSON.parse(fs.readFileSync(schemaPath(name), 'utf8')) as { $id: string };
-  const v = ajv!.getSchema(`${schema.$id}#/properties/${key}/items`);
-  if (!v) throw new Error(`internal: schemas/${name}.schema.json has no items schema for ${key}`);
-  for (const [i, item] of items.entries()) {
-    if (!(v(item) as boolean)) return { valid: false, errors: (v.errors ?? []).slice(0, 20).map((e) => `/${key}/${i}${formatError(e)}`) };
+export function validateItemsAgainst(name: SchemaName, key: string, items: Iterable<unknown>): SchemaCheck {
+  let i = 0;
+  for (const item of items) {
+    const check = validateItemAgainst(name, key, i++, item);
+    if (!check.valid) return check;
   }
+  return { valid: true, errors: [] };
+}
+
+const itemValidators = new Map<string, ValidateFunction>();
+
+/** One element of the top-level array `key` of a document of schema `name` (at `index`, for messages). */
+export function validateItemAgainst(name: SchemaName, key: string, index: number, item: unknown): SchemaCheck {
+  let v = itemValidators.get(`${name}#${key}`);
+  if (!v) {
+    validator(name);
+    const schema = JSON.parse(fs.readFileSync(schemaPath(name), 'utf8')) as { $id: string };
+    v = ajv!.getSchema(`${schema.$id}#/properties/${key}/items`);
+    if (!v) throw new Error(`internal: schemas/${name}.schema.json has no items schema for ${key}`);
+    itemValidators.set(`${name}#${key}`, v);
+  }
+  if (!(v(item) as boolean)) return { valid: false, errors: (v.errors ?? []).slice(0, 20).map((e) => `/${key}/${index}${formatError(e)}`) };
   return { valid: true, errors: [] };
 }

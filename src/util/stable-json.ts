@@ -13,7 +13,19 @@ export function stableStringify(value: unknown, indent = 2): string {
  * longest string (about 512 MiB; a library with a pathological skill gets there) is then never
  * one string. `items` are the element texts, for checking each on its own.
  */
-export function stableStringifyPieces(doc: Readonly<Record<string, unknown>>, key: string, indent = 2): { pieces: string[]; items: string[]; frame: string } {
+export function stableStringifyPieces(doc: Readonly<Record<string, unknown>>, key: string, indent = 2, mapItem: (item: unknown) => unknown = (x) => x): { pieces: string[]; items: string[]; frame: string } {
+  const stream = stableStringifyStream(doc, key, indent, mapItem);
+  const items: string[] = [];
+  const pieces = [...stream.pieces((text) => items.push(text))];
+  return { pieces, items, frame: stream.frame };
+}
+
+/**
+ * stableStringifyPieces without holding the pieces: `pieces()` serialises the list's items one at
+ * a time as it is iterated (each mapped by `mapItem` just before), and may be iterated again.
+ * `onItem` sees each item's own text (to check it) as it goes by.
+ */
+export function stableStringifyStream(doc: Readonly<Record<string, unknown>>, key: string, indent = 2, mapItem: (item: unknown) => unknown = (x) => x): { frame: string; pieces(onItem?: (text: string, index: number) => void): Generator<string> } {
   const list = doc[key];
   if (!Array.isArray(list)) throw new TypeError(`stableStringifyPieces: ${key} is not an array`);
   // With indentation, only a top-level key starts a line at one indent: the array is found unambiguously.
@@ -21,18 +33,28 @@ export function stableStringifyPieces(doc: Readonly<Record<string, unknown>>, ke
   const frame = stableStringify({ ...doc, [key]: [] }, indent);
   const inner = ' '.repeat(indent);
   const itemPad = inner + inner;
-  const items = list.map((v) => serialise(v, indent, itemPad));
-  if (items.length === 0) return { pieces: [frame], items, frame };
   const nl = '\n';
   const empty = `${JSON.stringify(key)}: []`;
   const at = frame.indexOf(`${nl}${inner}${empty}`);
-  if (at < 0) throw new Error(`stableStringifyPieces: ${key} not found at the top of the document`);
+  if (list.length > 0 && at < 0) throw new Error(`stableStringifyPieces: ${key} not found at the top of the document`);
   const head = frame.slice(0, at + nl.length + inner.length + empty.length - 1);
   const tail = frame.slice(at + nl.length + inner.length + empty.length - 1);
-  const pieces: string[] = [head + nl];
-  items.forEach((item, i) => pieces.push(itemPad + item + (i + 1 < items.length ? ',' + nl : nl)));
-  pieces.push(inner + tail);
-  return { pieces, items, frame };
+  return {
+    frame,
+    *pieces(onItem) {
+      if (list.length === 0) {
+        yield frame;
+        return;
+      }
+      yield head + nl;
+      for (let i = 0; i < list.length; i++) {
+        const item = serialise(mapItem(list[i]), indent, itemPad);
+        onItem?.(item, i);
+        yield itemPad + item + (i + 1 < list.length ? ',' + nl : nl);
+      }
+      yield inner + tail;
+    },
+  };
 }
 
 function serialise(value: unknown, indent: number, pad: string): string {

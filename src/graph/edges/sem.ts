@@ -2,8 +2,11 @@
  * sem: lexical neighbours (SPEC §5). Each parent points to its `NEIGHBOURS` most similar parents
  * whose TF-IDF cosine is at least `MIN_COSINE` (a k-nearest-neighbour graph, so the edge's
  * direction says whose neighbour list it came from). Candidates come from an inverted index over
- * each vector's top terms, skipping terms in more than a tenth of the library, so cost stays far
- * below all pairs; cosine is then exact.
+ * each vector's top terms, skipping terms in more than a tenth of the library or in more than
+ * `MAX_POSTINGS` parents, whichever is fewer; cosine is then exact. The fixed cap keeps the work per
+ * parent bounded, so the rule's cost grows with the library, not with its square (a tenth of a
+ * 4,000-skill library is 400 candidates per term); a term that common says little about which
+ * five parents are nearest.
  */
 import { cosine, topTerms } from '../../propose/tfidf.js';
 import type { GraphEdge } from '../types.js';
@@ -13,13 +16,14 @@ import { roundTo } from '../../util/round.js';
 export const NEIGHBOURS = 5;
 export const MIN_COSINE = 0.3;
 const TOP_TERMS = 24;
+export const MAX_POSTINGS = 256;
 
 export const semRule: EdgeRule = {
   type: 'sem',
   describe: `the target is one of the source's ${NEIGHBOURS} nearest parents by TF-IDF cosine, at least ${MIN_COSINE}`,
   build(ctx) {
     const n = ctx.vectors.length;
-    const maxDf = Math.max(2, Math.floor(n / 10));
+    const maxDf = Math.max(2, Math.min(MAX_POSTINGS, Math.floor(n / 10)));
     const tops = ctx.vectors.map((v) => topTerms(v, TOP_TERMS));
     const index = new Map<number, number[]>();
     tops.forEach((terms, i) => {
