@@ -52,3 +52,32 @@ describe('stableStringifyPieces', () => {
     }
   });
 });
+
+describe('stableStringifyStream and parents.json as a stream', () => {
+  it('gives the bytes of stableStringify each time it is iterated, mapping items only as they go by', async () => {
+    const { stableStringify, stableStringifyStream } = await import('../src/util/stable-json.js');
+    const parents = [{ b: 1 }, { b: 2 }, { b: 3 }];
+    const mapped: number[] = [];
+    const stream = stableStringifyStream({ schemaVersion: 1, parents }, 'parents', 2, (p) => {
+      mapped.push((p as { b: number }).b);
+      return { ...(p as object), seen: true };
+    });
+    expect(mapped).toEqual([]);
+    const seen: string[] = [];
+    const first = [...stream.pieces((text) => seen.push(text))].join('');
+    expect(first).toBe(stableStringify({ schemaVersion: 1, parents: parents.map((p) => ({ ...p, seen: true })) }, 2));
+    expect(seen).toHaveLength(3);
+    expect([...stream.pieces()].join('')).toBe(first);
+    expect(mapped).toEqual([1, 2, 3, 1, 2, 3]);
+  });
+
+  it('reports an element that does not match the schema as a skillc bug, when it is produced', async () => {
+    const { jsonArtifactByItem, SchemaViolationError } = await import('../src/emit/json-artifact.js');
+    const doc = { schemaVersion: 1, tool: { name: 'skillc', version: '0.1.0' }, parents: [{ path: 'x' }], skipped: [] };
+    const artifact = jsonArtifactByItem('parents.json', 'parents', doc, 'parents');
+    expect('content' in artifact).toBe(true);
+    const content = (artifact as { content: Iterable<string> }).content;
+    expect(() => [...content].join('')).toThrow(SchemaViolationError);
+    expect(() => [...content].join('')).toThrow(/parents\.json does not match schemas\/parents\.schema\.json: \/parents\/0/);
+  });
+});

@@ -26,6 +26,8 @@ export interface RecordedFile {
   /** 'file' or a symbolic link (whose target is compared instead of a hash). */
   readonly type: 'file' | 'link';
   readonly sha256: string;
+  /** The artifact's content key, when it had one (json-artifact.ts). */
+  readonly contentKey?: string;
   /** The artifact's requested mode (null: the default), so a reused file has the mode a write would give. */
   readonly wantMode: number | null;
   readonly size: number;

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../util/package-root.js';
 import { stableStringify } from '../util/stable-json.js';
 import { TOOL_VERSION } from '../version.js';
+import type { SkillFileRef } from '../ir/types.js';
 
 let fingerprint: string | undefined;
 
@@ -52,6 +53,11 @@ function filesBelow(dir: string, exts: readonly string[]): string[] {
     else if (e.isFile() && exts.some((x) => e.name.endsWith(x)) && !e.name.endsWith('.d.ts')) out.push(p);
   }
   return out;
+}
+
+/** A skill file as keys see it: where it is, what it is, and its bytes by their hash. */
+export function fileIdentity(f: SkillFileRef): unknown[] {
+  return [f.path, f.relPath, f.kind, f.bytes, f.sha256, f.mode ?? null, f.symlinkTarget ?? null, f.text === undefined ? 0 : 1];
 }
 
 /** The key of a value: the code fingerprint, a namespace and the value's inputs as stable JSON. */

@@ -28,7 +28,7 @@ import { LlmSetupError, modelServiceFrom, type LlmOptions } from '../llm/setup.j
 import type { ModelService } from '../llm/model-service.js';
 import { createHash } from 'node:crypto';
 import { CacheStore } from '../cache/store.js';
-import { cacheKeyOf } from '../cache/keys.js';
+import { cacheKeyOf, fileIdentity } from '../cache/keys.js';
 import { readBuildRecord, reusableFiles, statTree, treeMatches, writeBuildRecord, type RecordedFile } from '../cache/build-record.js';
 import type { Artifact } from '../emit/json-artifact.js';
 import type { BuildReport } from '../report/build-report.js';
@@ -159,7 +159,10 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   for (const a of artifacts) {
     const old = reusable.get(a.path);
     if (!old || 'symlink' in a || old.wantMode !== wantModeOf(a)) continue;
-    const sha = 'copyFrom' in a ? a.sha256 : contentDigest(a.content);
+    // Content with a key: the same key means the same bytes; another key, new bytes (not produced twice).
+    const keyed = 'content' in a && a.contentKey !== undefined;
+    if (keyed && a.contentKey !== old.contentKey) continue;
+    const sha = keyed ? old.sha256 : 'copyFrom' in a ? a.sha256 : contentDigest(a.content);
     if (sha !== old.sha256) continue;
     linkFrom.set(a.path, path.join(outAbs, ...a.path.split('/')));
     digests.set(a.path, sha);
@@ -268,7 +271,7 @@ function printDiagnostics(shown: readonly Diagnostic[], library: string, opts: B
 function sourceIdentity(source: SourceLibrary): unknown {
   return {
     inputs: source.inputs,
-    skills: source.skills.map((s) => ({ path: s.path, file: s.file, mode: s.mode ?? null, files: s.files.map((f) => [f.path, f.kind, f.bytes, f.sha256, f.mode ?? null, f.symlinkTarget ?? null, f.text === undefined ? 0 : 1]) })),
+    skills: source.skills.map((s) => ({ path: s.path, file: s.file, mode: s.mode ?? null, files: s.files.map(fileIdentity) })),
     diagnostics: source.diagnostics,
     skipped: source.skipped,
   };
@@ -295,7 +298,7 @@ function recordedFiles(outAbs: string, artifacts: readonly Artifact[], digests: 
     const type = 'symlink' in a ? 'link' : 'file';
     const sha = 'symlink' in a ? a.symlink : 'copyFrom' in a ? a.sha256 : digests.get(a.path);
     if (!st || st.type !== type || sha === undefined) return null;
-    files.push({ path: a.path, type, sha256: sha, wantMode: wantModeOf(a), size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode });
+    files.push({ path: a.path, type, sha256: sha, ...('content' in a && a.contentKey !== undefined ? { contentKey: a.contentKey } : {}), wantMode: wantModeOf(a), size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode });
   }
   return files;
 }

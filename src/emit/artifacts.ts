@@ -6,6 +6,7 @@
 import type { BuildIR, CandidateRecord, Parent, SkillFileRef, Unit } from '../ir/types.js';
 import type { Diagnostic } from '../ir/diagnostics.js';
 import { jsonArtifact as json, jsonArtifactByItem, type Artifact } from './json-artifact.js';
+import { cacheKeyOf, fileIdentity } from '../cache/keys.js';
 import type { RenderedLibrary } from './library.js';
 import { renderReportMarkdown, type BuildReport } from '../report/build-report.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
@@ -25,6 +26,18 @@ export function parentsDocument(ir: BuildIR): Readonly<Record<string, unknown>> 
     parents: ir.parents ?? [],
     skipped: ir.source.skipped,
   };
+}
+
+/**
+ * What parents.json's bytes depend on: skillc's code (in every key) and each parent's inputs. A
+ * parent is its parse of one SKILL.md and that skill's other files, which their paths, modes and
+ * hashes identify.
+ */
+function parentsContentKey(ir: BuildIR): string {
+  return cacheKeyOf('parents.json', {
+    parents: (ir.parents ?? []).map((p) => [p.path, p.file, p.sha256, p.bytes, p.mode ?? null, [...p.scripts, ...p.references, ...p.assets].map(fileIdentity)]),
+    skipped: ir.source.skipped,
+  });
 }
 
 export function parentJson(p: Parent): unknown {
@@ -114,7 +127,7 @@ export function contractArtifacts(ir: BuildIR, library?: RenderedLibrary): Artif
 export function renderArtifacts(ir: BuildIR, report: BuildReport, diagnostics: readonly Diagnostic[], library?: RenderedLibrary): Artifact[] {
   return [
     ...(library?.artifacts ?? []),
-    jsonArtifactByItem('parents.json', 'parents', parentsDocument(ir), 'parents', (p) => parentJson(p as Parent)),
+    jsonArtifactByItem('parents.json', 'parents', parentsDocument(ir), 'parents', (p) => parentJson(p as Parent), parentsContentKey(ir)),
     ...(ir.clusters ? [json('candidates.json', 'candidates', candidatesDocument(ir))] : []),
     ...contractArtifacts(ir, library),
     json('report.json', 'report', report),

@@ -11,7 +11,16 @@ import { validateAgainst, validateItemAgainst, type SchemaName } from '../schema
  * without it a file gets the default (0o666 less the umask).
  */
 export type Artifact =
-  | { readonly path: string; readonly content: string | Uint8Array | Iterable<string>; readonly mode?: number }
+  | {
+      readonly path: string;
+      readonly content: string | Uint8Array | Iterable<string>;
+      readonly mode?: number;
+      /**
+       * A hash of everything the content depends on (same key, same bytes), for content that is
+       * costly to produce: a rebuild compares keys instead of producing the bytes to hash them.
+       */
+      readonly contentKey?: string;
+    }
   | { readonly path: string; readonly copyFrom: string; readonly sha256: string; readonly mode?: number }
   | { readonly path: string; readonly symlink: string };
 
@@ -34,7 +43,7 @@ export class SchemaViolationError extends Error {}
  * longest string. Each element is checked against the schema the first time it is produced. The
  * bytes are those jsonArtifact would write.
  */
-export function jsonArtifactByItem(path: string, schema: SchemaName, data: Readonly<Record<string, unknown>>, key: string, mapItem?: (item: unknown) => unknown, indent = 2): Artifact {
+export function jsonArtifactByItem(path: string, schema: SchemaName, data: Readonly<Record<string, unknown>>, key: string, mapItem?: (item: unknown) => unknown, contentKey?: string, indent = 2): Artifact {
   const stream = stableStringifyStream(data, key, indent, mapItem);
   const fail = (errors: readonly string[]) => new SchemaViolationError(`internal: ${path} does not match schemas/${schema}.schema.json: ${errors.join('; ')}`);
   const check = validateAgainst(schema, JSON.parse(stream.frame));
@@ -50,5 +59,5 @@ export function jsonArtifactByItem(path: string, schema: SchemaName, data: Reado
       checked = true;
     },
   };
-  return { path, content };
+  return { path, content, ...(contentKey !== undefined ? { contentKey } : {}) };
 }

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { mapInWorkers } from '../util/worker-pool.js';
 import type { CacheStore } from '../cache/store.js';
-import { cacheKeyOf } from '../cache/keys.js';
+import { cacheKeyOf, fileIdentity } from '../cache/keys.js';
 import { decodeValue, encodeValue } from '../cache/codec.js';
 
 const NAME = 'parse';
@@ -100,7 +100,7 @@ export function parseCacheKey(skill: SourceSkill): string {
     mode: skill.mode ?? null,
     sha256: sha256(skill.content),
     bytes: skill.content.byteLength,
-    files: skill.files.map((f) => [f.path, f.relPath, f.kind, f.bytes, f.sha256, f.mode ?? null, f.symlinkTarget ?? null, f.text === undefined ? 0 : 1]),
+    files: skill.files.map(fileIdentity),
   });
 }
 
