@@ -188,7 +188,9 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   const summary = summaryLines(report, result.diagnostics, c);
   if (cache) {
     const files = recordedFiles(outAbs, artifacts, digests);
-    if (files) writeBuildRecord(cache, outAbs, { buildKey, files, diagnostics: result.diagnostics, summary, exitCode: failed.length > 0 ? 3 : 0 });
+    // Kept without colour: an up-to-date rebuild may print them where colour is off.
+    const plain = summaryLines(report, result.diagnostics, pc.createColors(false));
+    if (files) writeBuildRecord(cache, outAbs, { buildKey, files, diagnostics: result.diagnostics, summary: plain, exitCode: failed.length > 0 ? 3 : 0 });
   }
 
   printDiagnostics(filterShown(result.diagnostics, opts), library, opts, io, color);

@@ -87,6 +87,20 @@ describe('the build cache', () => {
     expect(build(w.lib, w.out('dist'), '--cache', w.cache).stderr).not.toMatch(/up to date/);
   });
 
+  it('an up-to-date rebuild prints the same diagnostics and exits as the build did under --strict', () => {
+    const dir = scratchDir('cache-strict');
+    const mini = path.join(ROOT, 'test', 'fixtures', 'mini');
+    const args = ['build', mini, '-o', path.join(dir, 'dist'), '--cache', path.join(dir, 'cache'), '--strict', '--no-progress'];
+    const first = skillc(args);
+    expect(first.code).toBe(1);
+    const again = skillc(args);
+    expect(again.stderr).toMatch(/is up to date/);
+    expect(again.code).toBe(1);
+    const diagnostics = (text: string) => text.split('\n').filter((l) => /\((SKC\d+)\)$/.test(l));
+    expect(diagnostics(again.stderr)).toEqual(diagnostics(first.stderr));
+    expect(diagnostics(first.stderr).length).toBeGreaterThan(0);
+  });
+
   it('a different option, policy or skillc input is not up to date', () => {
     const w = workspace('cache-options');
     expect(build(w.lib, w.out('dist'), '--cache', w.cache).code).toBe(0);
@@ -103,7 +117,7 @@ describe('the build cache', () => {
     expect(entries.length).toBe(8);
     // Flip a byte in one, truncate another, and put a third entry's bytes under a fourth's name.
     const flip = fs.readFileSync(entries[0]!);
-    flip[flip.length - 10] ^= 1;
+    flip[flip.length - 10] = flip[flip.length - 10]! ^ 1;
     fs.writeFileSync(entries[0]!, flip);
     fs.truncateSync(entries[1]!, 100);
     fs.copyFileSync(entries[2]!, entries[3]!);

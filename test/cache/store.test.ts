@@ -33,7 +33,7 @@ describe('the cache store', () => {
     expect(store.get('parse', KEY_A)).toBeUndefined();
 
     const flipped = Buffer.from(whole);
-    flipped[flipped.length - 2] ^= 0x20;
+    flipped[flipped.length - 2] = flipped[flipped.length - 2]! ^ 0x20;
     fs.writeFileSync(file, flipped);
     expect(store.get('parse', KEY_A)).toBeUndefined();
 
