@@ -32,6 +32,8 @@ export interface RecordedFile {
   readonly wantMode: number | null;
   readonly size: number;
   readonly mtimeMs: number;
+  /** ctime too: an edit in place that puts the mtime back (touch -r, cp -p, rsync -t) still moves it. */
+  readonly ctimeMs: number;
   readonly ino: number;
   readonly mode: number;
 }
@@ -55,22 +57,48 @@ export function readBuildRecord(cache: CacheStore, outAbs: string): BuildRecord 
   if (!payload) return undefined;
   try {
     const r = JSON.parse(Buffer.from(payload).toString('utf8')) as BuildRecord;
-    return typeof r.buildKey === 'string' && Array.isArray(r.files) && Array.isArray(r.diagnostics) && Array.isArray(r.summary) ? r : undefined;
+    return isBuildRecord(r) ? r : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Every field of a record has its type (an entry is whole by its hash, but may have been written by anyone). */
+function isBuildRecord(r: unknown): r is BuildRecord {
+  if (r === null || typeof r !== 'object') return false;
+  const x = r as Record<string, unknown>;
+  const num = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+  const str = (v: unknown) => typeof v === 'string';
+  const file = (f: unknown) => {
+    if (f === null || typeof f !== 'object') return false;
+    const y = f as Record<string, unknown>;
+    return str(y.path) && (y.type === 'file' || y.type === 'link') && str(y.sha256) && (y.contentKey === undefined || str(y.contentKey)) && (y.wantMode === null || num(y.wantMode)) && [y.size, y.mtimeMs, y.ctimeMs, y.ino, y.mode].every(num);
+  };
+  const diagnostic = (d: unknown) => {
+    if (d === null || typeof d !== 'object') return false;
+    const y = d as Record<string, unknown>;
+    return str(y.code) && str(y.file) && str(y.message) && (y.severity === 'error' || y.severity === 'warning' || y.severity === 'info');
+  };
+  return str(x.buildKey) && Array.isArray(x.files) && x.files.every(file) && Array.isArray(x.diagnostics) && x.diagnostics.every(diagnostic) && Array.isArray(x.summary) && x.summary.every(str) && (x.exitCode === 0 || x.exitCode === 3);
 }
 
 export function writeBuildRecord(cache: CacheStore, outAbs: string, record: BuildRecord): void {
   cache.put(NAMESPACE, recordKey(outAbs), Buffer.from(JSON.stringify(record), 'utf8'));
 }
 
-interface FileStat {
+export interface FileStat {
   readonly type: 'file' | 'link';
   readonly size: number;
   readonly mtimeMs: number;
+  readonly ctimeMs: number;
   readonly ino: number;
   readonly mode: number;
+  readonly uid: number;
+}
+
+export function fileStatOf(st: fs.Stats): FileStat | null {
+  const type = st.isFile() ? 'file' : st.isSymbolicLink() ? 'link' : null;
+  return type === null ? null : { type, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: st.mode & 0o7777, uid: st.uid };
 }
 
 /** Every file and link below `dir` (POSIX relative paths) with its stat; null when `dir` cannot be read. */
@@ -97,17 +125,26 @@ export function statTree(dir: string): Map<string, FileStat> | null {
         return false;
       }
       // Anything but a file or a link (a FIFO someone put there) makes the folder not ours as recorded.
-      const type = st.isFile() ? 'file' : st.isSymbolicLink() ? 'link' : null;
-      if (type === null) return false;
-      out.set(r, { type, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode & 0o7777 });
+      const fst = fileStatOf(st);
+      if (fst === null) return false;
+      out.set(r, fst);
     }
     return true;
   };
   return walk(dir, '') ? out : null;
 }
 
-function sameStat(f: RecordedFile, st: FileStat | undefined): boolean {
-  return st !== undefined && st.type === f.type && st.size === f.size && st.mtimeMs === f.mtimeMs && st.ino === f.ino && st.mode === f.mode;
+export function sameStat(f: RecordedFile, st: FileStat | undefined | null): boolean {
+  return st != null && st.type === f.type && st.size === f.size && st.mtimeMs === f.mtimeMs && st.ctimeMs === f.ctimeMs && st.ino === f.ino && st.mode === f.mode;
+}
+
+/** Whether the old output's file at `abs` still has the recorded stat (checked again right before it is linked). */
+export function stillRecorded(abs: string, f: RecordedFile): boolean {
+  try {
+    return sameStat(f, fileStatOf(fs.lstatSync(abs)));
+  } catch {
+    return false;
+  }
 }
 
 /** True when `dir` holds exactly the recorded files, each with its recorded stat. */
@@ -119,13 +156,19 @@ export function treeMatches(dir: string, record: BuildRecord): boolean {
 
 /**
  * The old output's files that may be linked into the new one: path → recorded file, for each
- * file still holding its recorded stat (checked once, here).
+ * file still holding its recorded stat and owned by the user running this build (a link to
+ * someone else's file would not be the file a write makes). Checked here, and again right before
+ * each link.
  */
 export function reusableFiles(dir: string, record: BuildRecord | undefined): Map<string, RecordedFile> {
   const out = new Map<string, RecordedFile>();
   if (!record) return out;
   const tree = statTree(dir);
   if (!tree) return out;
-  for (const f of record.files) if (f.type === 'file' && sameStat(f, tree.get(f.path))) out.set(f.path, f);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  for (const f of record.files) {
+    const st = tree.get(f.path);
+    if (f.type === 'file' && sameStat(f, st) && (uid === undefined || st!.uid === uid)) out.set(f.path, f);
+  }
   return out;
 }

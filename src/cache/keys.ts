@@ -18,8 +18,11 @@ import type { SkillFileRef } from '../ir/types.js';
 let fingerprint: string | undefined;
 
 /**
- * SHA-256 over skillc's code and data as they run: the modules beside this one (the bundle's
- * chunks, or the compiled or source tree), rules/ and schemas/. Computed once per process.
+ * SHA-256 over skillc's code and data as they run: the files beside this module (the bundle's
+ * chunks and the token table, or the compiled or source tree), rules/ and schemas/, and the
+ * packages it loads at run time: each direct dependency's name and version, and npm's record of
+ * the installed tree (node_modules/.package-lock.json) where there is one, since a parser or a
+ * grammar updated in place changes what a build produces. Computed once per process.
  */
 export function codeFingerprint(): string {
   if (fingerprint) return fingerprint;
@@ -29,17 +32,53 @@ export function codeFingerprint(): string {
   // In the bundle every chunk sits in one folder; compiled or from source, the tree is one up.
   const codeRoot = path.basename(here) === 'cache' ? path.dirname(here) : here;
   const root = packageRoot();
-  for (const [dir, exts] of [[codeRoot, ['.js', '.ts']], [path.join(root, 'rules'), ['.json']], [path.join(root, 'schemas'), ['.json']]] as const) {
-    for (const file of filesBelow(dir, exts)) {
+  const own = (name: string) => !name.endsWith('.map') && !name.endsWith('.d.ts');
+  const data = (name: string) => name.endsWith('.json');
+  for (const [dir, keep] of [[codeRoot, own], [path.join(root, 'rules'), data], [path.join(root, 'schemas'), data]] as const) {
+    for (const file of filesBelow(dir, keep)) {
       hash.update(`${path.relative(dir, file)}\0`);
       hash.update(fs.readFileSync(file));
       hash.update('\0');
     }
   }
+  hash.update(dependencyVersions(root));
   return (fingerprint = hash.digest('hex'));
 }
 
-function filesBelow(dir: string, exts: readonly string[]): string[] {
+/** "name@version" of each runtime dependency as resolved, then npm's lock of the installed tree. */
+function dependencyVersions(root: string): string {
+  const lines: string[] = [];
+  let deps: Record<string, string> = {};
+  try {
+    deps = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
+  } catch {
+    // No manifest to read: the code's own hash still stands.
+  }
+  for (const name of Object.keys(deps).sort()) lines.push(`${name}@${installedVersion(root, name) ?? 'missing'}`);
+  // Installed in a project (node_modules/skillc) or globally, the lock is beside the package; in a clone, below it.
+  const locks = [path.join(root, 'node_modules', '.package-lock.json'), ...(path.basename(path.dirname(root)) === 'node_modules' ? [path.join(path.dirname(root), '.package-lock.json')] : [])];
+  for (const lock of locks) {
+    try {
+      lines.push(createHash('sha256').update(fs.readFileSync(lock)).digest('hex'));
+    } catch {
+      lines.push('-');
+    }
+  }
+  return lines.join('\0');
+}
+
+/** The version in node_modules/<name>/package.json, looked up as Node would, from the package root up. */
+function installedVersion(root: string, name: string): string | undefined {
+  for (let dir = root; ; dir = path.dirname(dir)) {
+    try {
+      return (JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', ...name.split('/'), 'package.json'), 'utf8')) as { version?: string }).version;
+    } catch {
+      if (path.dirname(dir) === dir) return undefined;
+    }
+  }
+}
+
+function filesBelow(dir: string, keep: (name: string) => boolean): string[] {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -49,8 +88,8 @@ function filesBelow(dir: string, exts: readonly string[]): string[] {
   const out: string[] = [];
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...filesBelow(p, exts));
-    else if (e.isFile() && exts.some((x) => e.name.endsWith(x)) && !e.name.endsWith('.d.ts')) out.push(p);
+    if (e.isDirectory()) out.push(...filesBelow(p, keep));
+    else if (e.isFile() && keep(e.name)) out.push(p);
   }
   return out;
 }

@@ -29,7 +29,7 @@ import type { ModelService } from '../llm/model-service.js';
 import { createHash } from 'node:crypto';
 import { CacheStore } from '../cache/store.js';
 import { cacheKeyOf, fileIdentity } from '../cache/keys.js';
-import { readBuildRecord, reusableFiles, statTree, treeMatches, writeBuildRecord, type RecordedFile } from '../cache/build-record.js';
+import { readBuildRecord, reusableFiles, statTree, stillRecorded, treeMatches, writeBuildRecord, type RecordedFile } from '../cache/build-record.js';
 import type { Artifact } from '../emit/json-artifact.js';
 import type { BuildReport } from '../report/build-report.js';
 import type { SourceLibrary } from '../ir/types.js';
@@ -95,11 +95,15 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     throw e;
   }
 
+  const cacheDir = opts.cache ? path.resolve(opts.cache) : undefined;
+  if (cacheDir && isInside(cacheDir, path.resolve(opts.out))) return fail(`the cache folder ${cacheDir} is inside the output folder ${opts.out}, which each build replaces; put it elsewhere`);
+
   const progress = createProgress(io.stderr, opts.progress !== false && !opts.quiet);
   let source;
   try {
     source = loadLibrary(library, {
-      exclude: [path.resolve(opts.out)],
+      // The cache is never read as part of the library, wherever it is (it would differ between builds).
+      exclude: [path.resolve(opts.out), ...(cacheDir ? [cacheDir] : [])],
       maxSkillBytes: opts.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES,
       onProgress: (d, t) => progress.update('load', d, t),
     });
@@ -116,8 +120,10 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   if (llm) Object.assign(buildOptions, { llm: 'openai', model: llm.model });
 
   const outAbs = path.resolve(opts.out);
-  const cache = opts.cache ? new CacheStore(path.resolve(opts.cache)) : undefined;
-  const buildKey = cacheKeyOf('build-key', { library: path.resolve(library), options: buildOptions, timings: opts.timings === true, source: sourceIdentity(source) });
+  const cache = cacheDir ? new CacheStore(cacheDir) : undefined;
+  // The umask decides the mode of every file written without one: a build under another umask is another build.
+  const umask = process.umask();
+  const buildKey = cacheKeyOf('build-key', { library: path.resolve(library), options: buildOptions, timings: opts.timings === true, umask, source: sourceIdentity(source) });
   const record = cache ? readBuildRecord(cache, outAbs) : undefined;
   // Up to date: same code, options and inputs as the build that wrote the output, and the output
   // as it wrote it. With a model the replies may differ from run to run, so the build always runs.
@@ -125,11 +131,14 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     const shown = filterShown(record.diagnostics, opts);
     printDiagnostics(shown, library, opts, io, color);
     if (!opts.quiet) {
-      for (const line of record.summary) err(line);
+      for (const line of record.summary) err(`${escapeInline(line.replace(/\n$/, ''))}\n`);
       if (opts.timings) err(`timings: load ${Math.round(tLoaded - t0)} ms, up-to-date check ${Math.round(performance.now() - tLoaded)} ms\n`);
       err(`${escapeInline(opts.out)}/ is up to date: no input, option or skillc file changed since the build that wrote it; nothing was written (${((performance.now() - t0) / 1000).toFixed(2)}s)\n`);
     }
-    if (record.exitCode !== 0) return record.exitCode;
+    if (record.exitCode !== 0) {
+      err(`skillc build: internal error: a pass failed in the build that wrote ${escapeInline(opts.out)}/ (SKC001 in its diagnostics); please report this\n`);
+      return record.exitCode;
+    }
     return opts.strict && countBySeverity(record.diagnostics).error > 0 ? 1 : 0;
   }
 
@@ -159,6 +168,8 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   for (const a of artifacts) {
     const old = reusable.get(a.path);
     if (!old || 'symlink' in a || old.wantMode !== wantModeOf(a)) continue;
+    // A file written without a mode gets 0o666 less the umask; a kept one must have that mode too.
+    if (old.wantMode === null && old.mode !== (0o666 & ~umask)) continue;
     // Content with a key: the same key means the same bytes; another key, new bytes (not produced twice).
     const keyed = 'content' in a && a.contentKey !== undefined;
     if (keyed && a.contentKey !== old.contentKey) continue;
@@ -167,10 +178,21 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     linkFrom.set(a.path, path.join(outAbs, ...a.path.split('/')));
     digests.set(a.path, sha);
   }
+  const failed = result.timings.filter((t) => t.status === 'failed').map((t) => t.pass);
+  const summary = summaryLines(report, result.diagnostics, c);
+  // The record is taken while the output's lock is held, once the old output is gone (removing
+  // it changes the ctime of files linked from it), so its stats are those of this build's files.
+  const takeRecord = () => {
+    if (!cache) return;
+    const files = recordedFiles(outAbs, artifacts, digests);
+    // Kept without colour: an up-to-date rebuild may print them where colour is off.
+    const plain = summaryLines(report, result.diagnostics, pc.createColors(false));
+    if (files) writeBuildRecord(cache, outAbs, { buildKey, files, diagnostics: result.diagnostics, summary: plain, exitCode: failed.length > 0 ? 3 : 0 });
+  };
   const signals = deferSignals();
   let tidy: string[];
   try {
-    tidy = writeDist(opts.out, artifacts, { linkFrom, digests });
+    tidy = writeDist(opts.out, artifacts, { linkFrom, digests, stillSame: (p, from) => stillRecorded(from, reusable.get(p)!), beforeUnlock: takeRecord });
   } catch (e) {
     await signals.release();
     if (e instanceof OutputWriteError || e instanceof InputChangedError) return fail(`${e.message}; ${opts.out} was left as it was`);
@@ -183,15 +205,6 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     return 128 + (os.constants.signals[interrupted] ?? 0);
   }
   const tWritten = performance.now();
-
-  const failed = result.timings.filter((t) => t.status === 'failed').map((t) => t.pass);
-  const summary = summaryLines(report, result.diagnostics, c);
-  if (cache) {
-    const files = recordedFiles(outAbs, artifacts, digests);
-    // Kept without colour: an up-to-date rebuild may print them where colour is off.
-    const plain = summaryLines(report, result.diagnostics, pc.createColors(false));
-    if (files) writeBuildRecord(cache, outAbs, { buildKey, files, diagnostics: result.diagnostics, summary: plain, exitCode: failed.length > 0 ? 3 : 0 });
-  }
 
   printDiagnostics(filterShown(result.diagnostics, opts), library, opts, io, color);
   if (cache && cache.stats.writeFailures > 0 && !opts.quiet) err(`skillc build: warning: ${cache.stats.writeFailures} entr${cache.stats.writeFailures === 1 ? 'y' : 'ies'} could not be written to the cache ${escapeInline(cache.dir)} (${escapeInline(cache.stats.firstWriteError ?? '')}); the next build will not be faster\n`);
@@ -279,6 +292,11 @@ function sourceIdentity(source: SourceLibrary): unknown {
   };
 }
 
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
 function wantModeOf(a: Artifact): number | null {
   return 'symlink' in a || a.mode === undefined ? null : a.mode & 0o777;
 }
@@ -300,7 +318,7 @@ function recordedFiles(outAbs: string, artifacts: readonly Artifact[], digests: 
     const type = 'symlink' in a ? 'link' : 'file';
     const sha = 'symlink' in a ? a.symlink : 'copyFrom' in a ? a.sha256 : digests.get(a.path);
     if (!st || st.type !== type || sha === undefined) return null;
-    files.push({ path: a.path, type, sha256: sha, ...('content' in a && a.contentKey !== undefined ? { contentKey: a.contentKey } : {}), wantMode: wantModeOf(a), size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode });
+    files.push({ path: a.path, type, sha256: sha, ...('content' in a && a.contentKey !== undefined ? { contentKey: a.contentKey } : {}), wantMode: wantModeOf(a), size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: st.mode });
   }
   return files;
 }

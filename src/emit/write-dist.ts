@@ -170,6 +170,13 @@ export interface WriteOptions {
   readonly linkFrom?: ReadonlyMap<string, string>;
   /** Filled with the SHA-256 of every file written from content (hashed as it is written). */
   readonly digests?: Map<string, string>;
+  /** Asked right before each link: is the old file still the one the caller checked? If not, it is written. */
+  readonly stillSame?: (artifactPath: string, from: string) => boolean;
+  /**
+   * Run once the new output is in place and the old one removed, while the output's lock is still
+   * held (so no other build can replace the output before it returns): the build record is taken here.
+   */
+  readonly beforeUnlock?: () => void;
 }
 
 export function writeDist(outDir: string, artifacts: readonly Artifact[], options: WriteOptions = {}): string[] {
@@ -205,7 +212,7 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[], option
       // A file the last build wrote with these very bytes (the caller checked its hash and stat):
       // linked, not written again. Where links cannot be made, it is written as usual.
       const old = linkFrom.get(a.path);
-      if (old !== undefined && linkQuietly(old, target)) continue;
+      if (old !== undefined && (options.stillSame?.(a.path, old) ?? true) && linkQuietly(old, target)) continue;
       if ('content' in a) {
         const digest = io('write', target, () => writeContent(target, a.content));
         options.digests?.set(a.path, digest);
@@ -254,7 +261,11 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[], option
       warnings.push(`the new dist is in place, but the previous one, set aside at ${aside}, could not be removed (${errnoText(err)}); remove it by hand`);
     }
   }
-  removeQuietly(lock);
+  try {
+    options.beforeUnlock?.();
+  } finally {
+    removeQuietly(lock);
+  }
   return warnings;
 }
 

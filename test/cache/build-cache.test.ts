@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,6 +83,20 @@ describe('the build cache', () => {
     const r = build(w.lib, w.out('dist'), '--cache', w.cache);
     expect(r.stderr).not.toMatch(/up to date/);
     expect(fs.readFileSync(graph)).toEqual(original);
+    // An edit in place that puts the size and mtime back (as touch -r or rsync -t do) is seen too.
+    expect(build(w.lib, w.out('dist'), '--cache', w.cache).stderr).toMatch(/up to date/);
+    const st = fs.statSync(graph);
+    const ref = path.join(w.dir, 'ref');
+    fs.writeFileSync(ref, '');
+    expect(spawnSync('touch', ['-r', graph, ref]).status).toBe(0);
+    const edited = Buffer.from(original);
+    edited[1] = edited[1] === 0x20 ? 0x0a : 0x20;
+    fs.writeFileSync(graph, edited);
+    expect(spawnSync('touch', ['-r', ref, graph]).status).toBe(0);
+    expect(fs.statSync(graph).mtimeMs).toBe(st.mtimeMs);
+    expect(fs.statSync(graph).size).toBe(st.size);
+    expect(build(w.lib, w.out('dist'), '--cache', w.cache).stderr).not.toMatch(/up to date/);
+    expect(fs.readFileSync(graph)).toEqual(original);
     // A file added to the dist is not the dist as written either (the build refuses it, as before).
     fs.writeFileSync(path.join(w.out('dist'), 'skills', 'extra.txt'), 'x');
     expect(build(w.lib, w.out('dist'), '--cache', w.cache).stderr).not.toMatch(/up to date/);
@@ -99,6 +114,21 @@ describe('the build cache', () => {
     const diagnostics = (text: string) => text.split('\n').filter((l) => /\((SKC\d+)\)$/.test(l));
     expect(diagnostics(again.stderr)).toEqual(diagnostics(first.stderr));
     expect(diagnostics(first.stderr).length).toBeGreaterThan(0);
+  });
+
+  it('a cache inside the library is not read as part of it; one inside the output folder is refused', () => {
+    const w = workspace('cache-placement');
+    expect(build(w.lib, w.out('cold'), '--no-cache').code).toBe(0);
+    const inside = path.join(w.lib, 'db-backup', 'cache');
+    expect(build(w.lib, w.out('dist'), '--cache', inside).code).toBe(0);
+    expect(fs.existsSync(inside)).toBe(true);
+    expect(build(w.lib, w.out('dist'), '--cache', inside).stderr).toMatch(/up to date/);
+    fs.rmSync(w.out('dist'), { recursive: true });
+    expect(build(w.lib, w.out('dist'), '--cache', inside).code).toBe(0);
+    expect(distOf(w.out('dist'))).toEqual(distOf(w.out('cold')));
+    const r = build(w.lib, w.out('dist'), '--cache', path.join(w.out('dist'), 'cache'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cache folder .* is inside the output folder/);
   });
 
   it('a different option, policy or skillc input is not up to date', () => {
