@@ -28,6 +28,7 @@ import { LlmSetupError, modelServiceFrom, type LlmOptions } from '../llm/setup.j
 import type { ModelService } from '../llm/model-service.js';
 import { createHash } from 'node:crypto';
 import { CacheStore } from '../cache/store.js';
+import { MemoTable } from '../cache/memo.js';
 import { cacheKeyOf, fileIdentity } from '../cache/keys.js';
 import { readBuildRecord, reusableFiles, statTree, stillRecorded, treeMatches, writeBuildRecord, type RecordedFile } from '../cache/build-record.js';
 import type { Artifact } from '../emit/json-artifact.js';
@@ -148,7 +149,9 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     onPassEnd: () => progress.done(),
   }, jobs, llm, cache);
   const tEmit = performance.now();
-  const rendered = await renderLibrary(result.ir, path.resolve(library));
+  const tokenCounts = cache ? MemoTable.load(cache, 'token-counts', (v): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0) : undefined;
+  const rendered = await renderLibrary(result.ir, path.resolve(library), tokenCounts);
+  tokenCounts?.save();
   const tRendered = performance.now();
   const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true, refactor: rendered.stats, llm: llm?.usage() ?? null });
   const artifacts = renderArtifacts(result.ir, report, result.diagnostics, rendered);

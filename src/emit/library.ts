@@ -20,6 +20,8 @@ import { unitIndex } from '../passes/extract.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { jsonArtifact, type Artifact } from './json-artifact.js';
 import { buildGraph, type ParentHydration } from '../graph/build-graph.js';
+import type { MemoTable } from '../cache/memo.js';
+import { sha256 } from '../util/hash.js';
 
 export interface Quartiles {
   readonly q1: number;
@@ -73,14 +75,22 @@ export function bundlePath(parentPath: string): string {
   return parentPath === '.' ? 'bundles/_root.md' : `bundles/${parentPath}.md`;
 }
 
-export async function renderLibrary(ir: BuildIR, libraryRoot: string): Promise<RenderedLibrary> {
+/** Texts shorter than this are counted directly: hashing them would cost about as much. */
+const MEMO_MIN_CHARS = 512;
+
+/**
+ * @param tokenCounts token counts of earlier builds by the SHA-256 of the text (the build cache);
+ * counting every skill's text is most of what rendering costs when little changed.
+ */
+export async function renderLibrary(ir: BuildIR, libraryRoot: string, tokenCounts?: MemoTable<number>): Promise<RenderedLibrary> {
   const parents = ir.parents ?? [];
   const artifacts: Artifact[] = [];
   const rewrites = new Map((ir.rewrites ?? []).map((r) => [r.parent, r]));
   const callSites = ir.callSites ?? [];
   const sitesByParent = groupBy(callSites, (c) => c.parent);
   const callSitesByContract = groupBy(callSites, (c) => c.contract);
-  const count = await loadTokenCounter();
+  const counter = await loadTokenCounter();
+  const count = tokenCounts ? (text: string) => (text.length < MEMO_MIN_CHARS ? counter(text) : tokenCounts.through(sha256(text), () => counter(text))) : counter;
   const perParent: ParentTokens[] = [];
   const hydration = new Map<string, ParentHydration>();
   const parentEntries: unknown[] = [];

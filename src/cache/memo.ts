@@ -1,0 +1,50 @@
+/**
+ * A memo table kept in the build cache: values of a pure function by a key of their input (for
+ * token counts: the SHA-256 of the text). The table is one cache entry per namespace; a build
+ * reads it once, and writes back only the entries it used, so it holds what the last build needed
+ * and never grows past that. Two builds writing it at once leave one of their tables, both right.
+ * The values are the function's, whatever is in the table: a key names its input exactly, and the
+ * code fingerprint in the entry's key keeps tables of other code apart.
+ */
+import type { CacheStore } from './store.js';
+import { cacheKeyOf } from './keys.js';
+import { decodeValue, encodeValue } from './codec.js';
+
+export class MemoTable<V> {
+  private readonly used = new Map<string, V>();
+
+  private constructor(
+    private readonly store: CacheStore | undefined,
+    private readonly entryKey: string,
+    private readonly known: ReadonlyMap<string, V>,
+    private readonly accept: (v: unknown) => v is V,
+  ) {}
+
+  /** The table of `namespace` as the last build left it (empty without a cache or an entry). */
+  static load<V>(store: CacheStore | undefined, namespace: string, accept: (v: unknown) => v is V): MemoTable<V> {
+    const entryKey = cacheKeyOf('memo', { namespace });
+    let known = new Map<string, V>();
+    const payload = store?.get('memo', entryKey);
+    if (payload) {
+      const value = decodeValue(payload);
+      if (value instanceof Map) known = value as Map<string, V>;
+    }
+    return new MemoTable(store, entryKey, known, accept);
+  }
+
+  /** The value for `key`, computed by `compute` unless the table has it. */
+  through(key: string, compute: () => V): V {
+    let v = this.used.get(key);
+    if (v !== undefined) return v;
+    const old = this.known.get(key);
+    v = old !== undefined && this.accept(old) ? old : compute();
+    this.used.set(key, v);
+    return v;
+  }
+
+  save(): void {
+    if (!this.store) return;
+    const sorted = new Map([...this.used].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+    this.store.put('memo', this.entryKey, encodeValue(sorted));
+  }
+}
