@@ -40,13 +40,13 @@ describe('schemas and data files', () => {
   });
 });
 
-describe('stableStringifyPieces', () => {
+describe('stableStringifyStream', () => {
   it('gives the bytes of stableStringify, in pieces, for empty, one and many elements', async () => {
-    const { stableStringify, stableStringifyPieces } = await import('../src/util/stable-json.js');
+    const { stableStringify, stableStringifyStream } = await import('../src/util/stable-json.js');
     for (const parents of [[], [{ b: 1, a: [1, { z: 'x\n"' }] }], [{ a: 1 }, [], 'p', null, { parents: [] }]]) {
       for (const indent of [1, 2, 4]) {
         const doc = { tool: { name: 'skillc' }, parents, schemaVersion: 1, aardvark: [{ parents: [] }] };
-        const { pieces } = stableStringifyPieces(doc, 'parents', indent);
+        const pieces = [...stableStringifyStream(doc, 'parents', indent).pieces()];
         expect(pieces.join('')).toBe(stableStringify(doc, indent));
       }
     }

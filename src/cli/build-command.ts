@@ -124,7 +124,8 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   const cache = cacheDir ? new CacheStore(cacheDir) : undefined;
   // The umask decides the mode of every file written without one: a build under another umask is another build.
   const umask = process.umask();
-  const buildKey = cacheKeyOf('build-key', { library: path.resolve(library), options: buildOptions, timings: opts.timings === true, umask, source: sourceIdentity(source) });
+  // The build key hashes skillc's code and every input: only worth it when there is a cache to hold it.
+  const buildKey = cache ? cacheKeyOf('build-key', { library: path.resolve(library), options: buildOptions, timings: opts.timings === true, umask, source: sourceIdentity(source) }) : '';
   const record = cache ? readBuildRecord(cache, outAbs) : undefined;
   // Up to date: same code, options and inputs as the build that wrote the output, and the output
   // as it wrote it. With a model the replies may differ from run to run, so the build always runs.

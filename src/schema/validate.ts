@@ -49,15 +49,6 @@ function formatError(e: ErrorObject): string {
 }
 
 /** Checks each element of the top-level array `key` against that property's `items` schema. */
-export function validateItemsAgainst(name: SchemaName, key: string, items: Iterable<unknown>): SchemaCheck {
-  let i = 0;
-  for (const item of items) {
-    const check = validateItemAgainst(name, key, i++, item);
-    if (!check.valid) return check;
-  }
-  return { valid: true, errors: [] };
-}
-
 const itemValidators = new Map<string, ValidateFunction>();
 
 /** One element of the top-level array `key` of a document of schema `name` (at `index`, for messages). */

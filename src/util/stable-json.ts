@@ -11,32 +11,22 @@ export function stableStringify(value: unknown, indent = 2): string {
  * The same bytes as stableStringify(doc, indent), as pieces: the elements of the array doc[key]
  * each on their own, the rest of the document around them. A document whose text would pass V8's
  * longest string (about 512 MiB; a library with a pathological skill gets there) is then never
- * one string. `items` are the element texts, for checking each on its own.
- */
-export function stableStringifyPieces(doc: Readonly<Record<string, unknown>>, key: string, indent = 2, mapItem: (item: unknown) => unknown = (x) => x): { pieces: string[]; items: string[]; frame: string } {
-  const stream = stableStringifyStream(doc, key, indent, mapItem);
-  const items: string[] = [];
-  const pieces = [...stream.pieces((text) => items.push(text))];
-  return { pieces, items, frame: stream.frame };
-}
-
-/**
- * stableStringifyPieces without holding the pieces: `pieces()` serialises the list's items one at
- * a time as it is iterated (each mapped by `mapItem` just before), and may be iterated again.
- * `onItem` sees each item's own text (to check it) as it goes by.
+ * one string, and the pieces need not all exist at once: `pieces()` serialises the elements one
+ * at a time as it is iterated (each mapped by `mapItem` just before), and may be iterated again.
+ * `onItem` sees each element's own text (to check it) as it goes by.
  */
 export function stableStringifyStream(doc: Readonly<Record<string, unknown>>, key: string, indent = 2, mapItem: (item: unknown) => unknown = (x) => x): { frame: string; pieces(onItem?: (text: string, index: number) => void): Generator<string> } {
   const list = doc[key];
-  if (!Array.isArray(list)) throw new TypeError(`stableStringifyPieces: ${key} is not an array`);
+  if (!Array.isArray(list)) throw new TypeError(`stableStringifyStream: ${key} is not an array`);
   // With indentation, only a top-level key starts a line at one indent: the array is found unambiguously.
-  if (indent < 1) throw new RangeError('stableStringifyPieces needs an indented document');
+  if (indent < 1) throw new RangeError('stableStringifyStream needs an indented document');
   const frame = stableStringify({ ...doc, [key]: [] }, indent);
   const inner = ' '.repeat(indent);
   const itemPad = inner + inner;
   const nl = '\n';
   const empty = `${JSON.stringify(key)}: []`;
   const at = frame.indexOf(`${nl}${inner}${empty}`);
-  if (list.length > 0 && at < 0) throw new Error(`stableStringifyPieces: ${key} not found at the top of the document`);
+  if (list.length > 0 && at < 0) throw new Error(`stableStringifyStream: ${key} not found at the top of the document`);
   const head = frame.slice(0, at + nl.length + inner.length + empty.length - 1);
   const tail = frame.slice(at + nl.length + inner.length + empty.length - 1);
   return {
