@@ -1,6 +1,6 @@
 /**
- * The README documents every diagnostic code and every lint rule, and `skillc lint --help` names
- * every rule: a code or rule added without its documentation fails here.
+ * The README documents every diagnostic code, lint rule and MCP tool; `skillc lint --help` names
+ * every rule and `skillc serve --help` every tool: one added without its documentation fails here.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DIAGNOSTIC_CODES } from '../src/ir/diagnostics.js';
 import { LINT_RULES } from '../src/lint/rules/registry.js';
 import { ENGINE_RULES } from '../src/lint/engine-rules.js';
+import { SERVE_TOOLS } from '../src/serve/tools.js';
 import { ROOT, skillc } from './helpers/cli.js';
 
 const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -28,6 +29,14 @@ describe('documentation', () => {
     for (const id of [ENGINE_RULES.skillNotRead, ENGINE_RULES.fileNotRead]) {
       expect(readme, id).toContain(id);
       expect(help, id).toContain(id);
+    }
+  });
+
+  it('the README and serve --help name every MCP tool', () => {
+    const help = skillc(['serve', '--help']).stdout;
+    for (const tool of SERVE_TOOLS) {
+      expect(readme, tool.name).toContain(`| \`${tool.name}\` |`);
+      expect(help, tool.name).toContain(`  ${tool.name} {`);
     }
   });
 });

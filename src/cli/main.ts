@@ -29,6 +29,14 @@ function rate(name: string) {
   };
 }
 
+function port(name: string) {
+  return (v: string): number => {
+    const n = wholeNumber(name, 0)(v);
+    if (n > 65535) throw new InvalidArgumentError(`${name} must be a port number, 0 to 65535`);
+    return n;
+  };
+}
+
 export function makeProgram(): Command {
   const program = new Command();
   program
@@ -246,6 +254,51 @@ Examples:
         outputFile: o.outputFile as string | undefined,
         plan: o.plan === true,
       }));
+    });
+
+  program
+    .command('serve')
+    .description('serve a built library to agents over the Model Context Protocol (stdio, or Streamable HTTP on loopback)')
+    .option('--dist <dir>', 'the build output folder', 'dist')
+    .option('--http <port>', 'serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0: any free port)', port('--http'))
+    .option('--host <address>', 'with --http: the address to listen on (default 127.0.0.1; another address is reachable without authentication)')
+    .option('--watch-interval <ms>', 'how often manifest.json is checked for a rebuild', wholeNumber('--watch-interval', 50), 1000)
+    .option('-q, --quiet', 'print nothing on stderr but errors')
+    .addHelpText('after', `
+Tools (each read-only; data results also as structuredContent):
+  search_skills {query, k?}            ranked hits: path, name, description, score (as query --format json)
+  retrieve_bundle {query, k?, budget?} the skills' texts under a token budget (the markdown of skillc query)
+  plan {query, k?, budget?}            ordered steps of a multi-step task (skillc query --plan)
+  get_skill_bundle {skill}             one skill as an agent reads it, by path
+  get_contract {id}                    a contract's readable text and JSON
+  list_skills {cursor?}                every skill by path with name and description, 100 per page
+Resources: skill://<path> (each path segment URI-encoded) and contract://<id>.
+
+The dist is loaded once and answered from memory. A rebuild of it is picked up before the next
+request (and announced to clients as a changed resource list); a rebuild that cannot be loaded is
+reported on stderr, and requests get that message as tool errors until a good build replaces it.
+On stdio, stdout carries only the protocol; messages go to stderr. Bad arguments, unknown skills
+and contracts are tool errors, never a crash.
+
+Exit codes: 0 the client closed stdin or the server got SIGINT/SIGTERM; 2 usage error, a missing
+or damaged dist, or a port that cannot be listened on.
+
+Register it in an MCP client (mcpServers):
+  {"mcpServers": {"skills": {"command": "npx", "args": ["skillc", "serve", "--dist", "/abs/path/dist"]}}}
+
+Examples:
+  skillc serve --dist ./dist
+  skillc serve --dist ./dist --http 8808`)
+    .action(async function (this: Command) {
+      const { serveCommand } = await import('./serve-command.js');
+      const o = this.opts();
+      this.setOptionValue('__exit', await serveCommand({
+        dist: o.dist as string,
+        ...(o.http !== undefined ? { http: o.http as number } : {}),
+        ...(o.host !== undefined ? { host: o.host as string } : {}),
+        watchInterval: o.watchInterval as number,
+        quiet: o.quiet === true,
+      }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }));
     });
 
   program

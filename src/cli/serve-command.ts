@@ -1,0 +1,107 @@
+/**
+ * `skillc serve --dist <dir>`: the compiled library as a Model Context Protocol server (SPEC §10),
+ * over stdio by default or Streamable HTTP with `--http <port>`.
+ *
+ * On stdio, stdout is the protocol channel: nothing else is ever written to it; what the server has
+ * to say (started, reloaded, a rebuilt dist it cannot load) goes to stderr, one line each. A dist
+ * that is missing or cannot be served at start is one line and exit 2, before any protocol traffic.
+ * The server ends when its client closes stdin (stdio) or on SIGINT or SIGTERM (exit 0).
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createMcpServer } from '../serve/mcp-server.js';
+import { startHttpFront, isLoopback, type HttpFront } from '../serve/http-front.js';
+import { openServedDist, ServeError, type ServedDist, type ServedDistHandle } from '../serve/served-dist.js';
+import { escapeInline } from '../text/terminal.js';
+import { errnoText } from '../util/errno.js';
+
+export interface ServeCommandOptions {
+  readonly dist: string;
+  /** Serve Streamable HTTP on this port (0: any free port) instead of stdio. */
+  readonly http?: number;
+  readonly host?: string;
+  /** How often manifest.json is polled for a rebuild, in milliseconds. */
+  readonly watchInterval: number;
+  readonly quiet?: boolean;
+}
+
+export interface ServeIo {
+  readonly stdin: NodeJS.ReadableStream;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+}
+
+export async function serveCommand(opts: ServeCommandOptions, io: ServeIo): Promise<number> {
+  const say = (line: string) => {
+    if (!opts.quiet) io.stderr.write(`skillc serve: ${line}\n`);
+  };
+  if (opts.host !== undefined && opts.http === undefined) {
+    io.stderr.write('skillc serve: --host needs --http <port> (stdio has no address)\n');
+    return 2;
+  }
+  let handle: ServedDistHandle;
+  let served: ServedDist;
+  try {
+    handle = openServedDist(opts.dist);
+    served = handle.current();
+  } catch (err) {
+    if (err instanceof ServeError) {
+      io.stderr.write(`skillc serve: ${escapeInline(err.message)}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const what = `${escapeInline(opts.dist)} (${served.skills.length} skills, ${served.contracts.length} contracts)`;
+
+  /** The servers to tell that the resource list changed. */
+  let servers: () => McpServer[] = () => [];
+  handle.watch(opts.watchInterval, (result) => {
+    if (result instanceof ServeError) {
+      io.stderr.write(`skillc serve: the rebuilt dist cannot be served: ${escapeInline(result.message)}\n`);
+      return;
+    }
+    say(`reloaded ${escapeInline(opts.dist)} (${result.skills.length} skills, ${result.contracts.length} contracts)`);
+    for (const s of servers()) if (s.isConnected()) s.sendResourceListChanged();
+  });
+
+  if (opts.http === undefined) {
+    const server = createMcpServer(handle);
+    servers = () => [server];
+    const transport = new StdioServerTransport(io.stdin as NodeJS.ReadStream, io.stdout as NodeJS.WriteStream);
+    const ended = new Promise<void>((resolve) => {
+      io.stdin.once('end', resolve);
+      io.stdin.once('close', resolve);
+      transport.onclose = resolve;
+      onSignal(resolve);
+    });
+    await server.connect(transport);
+    say(`serving ${what} on stdio`);
+    await ended;
+    await server.close().catch(() => undefined);
+    handle.close();
+    return 0;
+  }
+
+  const host = opts.host ?? '127.0.0.1';
+  let front: HttpFront;
+  try {
+    front = await startHttpFront(() => createMcpServer(handle), { host, port: opts.http });
+  } catch (err) {
+    handle.close();
+    io.stderr.write(`skillc serve: cannot listen on ${escapeInline(host)}:${opts.http}: ${errnoText(err)}\n`);
+    return 2;
+  }
+  servers = () => front.servers();
+  say(`serving ${what} at ${front.url}`);
+  if (!isLoopback(host)) io.stderr.write(`skillc serve: warning: listening on ${escapeInline(host)}, not loopback; the server has no authentication, so anyone who can reach it can read the library\n`);
+  await new Promise<void>((resolve) => onSignal(resolve));
+  await front.close();
+  handle.close();
+  return 0;
+}
+
+/** Resolves on the first SIGINT or SIGTERM; a second one ends the process as usual. */
+function onSignal(resolve: () => void): void {
+  process.once('SIGINT', resolve);
+  process.once('SIGTERM', resolve);
+}

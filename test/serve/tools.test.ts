@@ -1,0 +1,121 @@
+/**
+ * The serve tools and the served dist, in process: paging and its cursors, skill and contract
+ * lookup (a path or id is looked up, never opened as given), the reload of a rebuilt dist, and the
+ * "did you mean" suggestions.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildQueryFixtures, skillc } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/tmp.js';
+import { loadServedDist, openServedDist, ServeError, type ServedDist } from '../../src/serve/served-dist.js';
+import { findSkill, listPage, readContract, runTool, SERVE_TOOLS, ToolInputError } from '../../src/serve/tools.js';
+import { boundedEditDistance, closestNames } from '../../src/text/edit-distance.js';
+
+let cliDist: string;
+let retrievalDist: string;
+let served: ServedDist;
+
+beforeAll(() => {
+  ({ cliDist, retrievalDist } = buildQueryFixtures('serve-tools'));
+  served = loadServedDist(cliDist);
+});
+
+describe('list_skills pages', () => {
+  it('walks every skill once, in path order, with cursors', () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = listPage(served, cursor, 3);
+      expect(page.total).toBe(8);
+      seen.push(...page.skills.map((s) => s.path));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor !== undefined);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(served.skills.map((s) => s.path));
+    expect(seen).toEqual([...seen].sort());
+  });
+
+  it('refuses a cursor of another build, a forged one and one past the end', () => {
+    const cursor = listPage(served, undefined, 3).nextCursor!;
+    const other = loadServedDist(retrievalDist);
+    expect(() => listPage(other, cursor, 3)).toThrow(/rebuilt since this cursor/);
+    expect(() => listPage(served, Buffer.from(`${served.generation}:999`).toString('base64url'))).toThrow(/past the end/);
+    expect(() => listPage(served, Buffer.from('0123456789abcdef:-1').toString('base64url'))).toThrow(ToolInputError);
+    expect(() => listPage(served, '%%%')).toThrow(/not one list_skills gave/);
+  });
+});
+
+describe('lookup', () => {
+  it('finds a skill by path, by skill: id, with a trailing slash, and by a unique name', () => {
+    expect(findSkill(served, 'db-backup').path).toBe('db-backup');
+    expect(findSkill(served, 'skill:db-backup').path).toBe('db-backup');
+    expect(findSkill(served, 'db-backup/').path).toBe('db-backup');
+  });
+
+  it('never opens what the caller names: traversal and absolute paths are unknown skills and contracts', () => {
+    for (const asked of ['../cli/graph.json', '/etc/passwd', 'db-backup/../../x', '']) expect(() => findSkill(served, asked)).toThrow(ToolInputError);
+    for (const asked of ['../graph', '/etc/passwd', 'git-clone-url/../../graph', 'GIT-CLONE-URL']) expect(() => readContract(served, asked)).toThrow(ToolInputError);
+    expect(readContract(served, 'git-clone-url').contract).toHaveProperty('call_sites');
+  });
+
+  it('a tool error names the tool and the problem; a programming error is not swallowed', async () => {
+    const tool = SERVE_TOOLS.find((t) => t.name === 'get_skill_bundle')!;
+    const r = await runTool(tool, () => served, { skill: 'db-bakup' });
+    expect(r.isError).toBe(true);
+    expect(r.content[0]).toEqual({ type: 'text', text: 'get_skill_bundle: no skill "db-bakup" in the library; did you mean db-backup?' });
+    await expect(runTool({ ...tool, handler: () => { throw new TypeError('bug'); } }, () => served, {})).rejects.toThrow(TypeError);
+  });
+});
+
+describe('reload', () => {
+  it('reloads when manifest.json is replaced, keeps serving when it is missing for an instant, and recovers from a damaged build', () => {
+    const dir = scratchDir('serve-reload-unit');
+    const dist = path.join(dir, 'dist');
+    fs.cpSync(cliDist, dist, { recursive: true });
+    const handle = openServedDist(dist);
+    const events: string[] = [];
+    handle.watch(60_000, (r) => events.push(r instanceof ServeError ? 'error' : `ok ${r.skills.length}`));
+    const first = handle.current();
+    expect(handle.current()).toBe(first); // unchanged: the same object, nothing re-read
+
+    const aside = path.join(dir, 'aside');
+    fs.renameSync(dist, aside);
+    expect(handle.current()).toBe(first); // between a build's two renames
+    fs.renameSync(aside, dist);
+
+    expect(skillc(['build', 'test/fixtures/retrieval', '-o', dist, '-q', '--force']).code).toBe(0);
+    const second = handle.current();
+    expect(second).not.toBe(first);
+    expect(second.generation).not.toBe(first.generation);
+
+    fs.writeFileSync(path.join(dist, 'graph.json'), '[]');
+    fs.appendFileSync(path.join(dist, 'manifest.json'), ' ');
+    expect(() => handle.current()).toThrow(/not a graph index.*serving resumes when a build replaces it/);
+    expect(skillc(['build', 'test/fixtures/cli-automation', '-o', dist, '-q', '--force']).code).toBe(0);
+    expect(handle.current().skills).toHaveLength(8);
+    expect(events).toEqual([`ok ${second.skills.length}`, 'error', 'ok 8']);
+    handle.close();
+  });
+});
+
+describe('edit distance', () => {
+  it('is Levenshtein within the bound and bound + 1 beyond it', () => {
+    expect(boundedEditDistance('kitten', 'sitting', 5)).toBe(3);
+    expect(boundedEditDistance('kitten', 'sitting', 2)).toBe(3);
+    expect(boundedEditDistance('', 'abc', 5)).toBe(3);
+    expect(boundedEditDistance('same', 'same', 0)).toBe(0);
+    expect(boundedEditDistance('a', 'abcdefgh', 3)).toBe(4);
+  });
+
+  it('suggests near names, nearest first, matching the last path segment too', () => {
+    const names = ['anthropic/pdf', 'anthropic/docx', 'community/pdf-tools', 'community/xlsx'];
+    expect(closestNames('pdff', names)).toEqual(['anthropic/pdf']);
+    expect(closestNames('pdf', names)).toEqual(['anthropic/pdf', 'community/pdf-tools']);
+    expect(closestNames('community/pdf-tool', names)).toEqual(['community/pdf-tools', 'anthropic/pdf']);
+    expect(closestNames('docs', names)).toEqual(['anthropic/docx']);
+    expect(closestNames('zzzzzz', names)).toEqual([]);
+  });
+});
