@@ -29,7 +29,9 @@ export interface RecordedRequest {
 export type ServerReply =
   | { readonly kind: 'content'; readonly content: string; readonly promptTokens?: number; readonly completionTokens?: number }
   | { readonly kind: 'status'; readonly status: number; readonly message?: string; readonly headers?: Readonly<Record<string, string>> }
-  | { readonly kind: 'hang' };
+  | { readonly kind: 'hang' }
+  /** Status and headers, then the first half of a valid body, then silence (the connection stays open). */
+  | { readonly kind: 'half-body'; readonly content: string };
 
 export type Handler = (body: ChatBody, index: number) => ServerReply | Promise<ServerReply>;
 
@@ -70,6 +72,12 @@ export async function startOpenAIServer(handler: Handler = echoResponder): Promi
           reply = { kind: 'status', status: 500, message: `handler failed: ${(e as Error).message}` };
         }
         if (reply.kind === 'hang') return;
+        if (reply.kind === 'half-body') {
+          const whole = JSON.stringify({ id: `chatcmpl-${index}`, object: 'chat.completion', created: 0, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: reply.content, refusal: null }, finish_reason: 'stop', logprobs: null }] });
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(whole)) });
+          res.write(whole.slice(0, Math.floor(whole.length / 2)));
+          return;
+        }
         if (reply.kind === 'status') {
           res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) }).end(JSON.stringify({ error: { message: reply.message ?? `status ${reply.status}`, type: 'test_error', code: null } }));
           return;

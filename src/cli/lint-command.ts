@@ -142,6 +142,7 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
       rules: LINT_RULES.map((r) => r.meta),
       sources: new Map(outcomes.flatMap((o) => o.sources)),
       levels: new Map(config.rules.map((r) => [r.rule.meta.id, r.level])),
+      srcRoot: cwd,
     });
   } else {
     text = formatStylish(shown, { color: !opts.outputFile && io.stdout.isTTY === true && !process.env.NO_COLOR });

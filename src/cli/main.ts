@@ -69,6 +69,7 @@ export function makeProgram(): Command {
     .option('--llm-concurrency <n>', 'model requests in flight at once', wholeNumber('--llm-concurrency', 1), 4)
     .option('--llm-timeout <seconds>', 'time limit of one model request attempt', positiveNumber('--llm-timeout'), 60)
     .option('--llm-retries <n>', 'retries of a request after 429, 5xx, a timeout or a connection error (with backoff)', wholeNumber('--llm-retries', 0), 3)
+    .option('--llm-max-retry-wait <seconds>', 'longest wait before a retry that a server\'s Retry-After may ask for (longer ones are shortened to it)', positiveNumber('--llm-max-retry-wait'), 60)
     .option('--cache <dir>', 'build cache folder: parses, the last build\'s record and model replies; an unchanged rebuild writes nothing, a changed skill is parsed again alone', '.skillc-cache')
     .option('--no-cache', 'do not read or write the build cache (every build is cold)')
     .option('--llm-cache <dir>', 'model reply cache folder (default: the --cache folder; a rebuild of an unchanged library makes no calls)')
@@ -127,6 +128,7 @@ Examples:
           concurrency: o.llmConcurrency as number,
           timeoutSeconds: o.llmTimeout as number,
           retries: o.llmRetries as number,
+          maxRetryWaitSeconds: o.llmMaxRetryWait as number,
           // The reply cache lives in the build cache unless told otherwise (replies go under llm/).
           cacheDir: o.llmCache === false ? false : ((o.llmCache as string | undefined) ?? (o.cache as string | false)),
         },

@@ -5,6 +5,14 @@
  * mode for the rest of the build. Retries with backoff on 408/409/429/5xx and on timeouts are the
  * client's own (it honours Retry-After); every HTTP attempt is counted through a fetch wrapper.
  * Failures come back as a ModelCallError with a kind, never as an exception the caller must know.
+ *
+ * The fetch wrapper (guardedFetch) also bounds what the client alone does not (issue 24 item 3):
+ * - the per-attempt time limit covers the whole response: the client's own timer stops once the
+ *   headers arrive, so a server that sent headers and half a body, then fell silent, hung the
+ *   build; the wrapper reads the body under the same limit and aborts it, which the client then
+ *   treats as a timeout (retried, then a 'timeout' failure);
+ * - a Retry-After (or retry-after-ms) longer than maxRetryWaitMs is shortened to it: the client
+ *   sleeps as long as the server says, so `Retry-After: 100000` slept for 28 hours.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 
@@ -17,6 +25,59 @@ export interface ModelClientOptions {
   readonly timeoutMs: number;
   /** Retries after the first attempt (429, 5xx, timeouts, connection errors). */
   readonly maxRetries: number;
+  /** Longest wait a Retry-After may ask for before a retry, in milliseconds (default 60 s). */
+  readonly maxRetryWaitMs?: number;
+}
+
+export const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
+
+/** Statuses whose response has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/**
+ * fetch with the whole response (headers and body) under `timeoutMs`, and Retry-After capped at
+ * `maxRetryWaitMs`; `count` is called once per attempt.
+ */
+export function guardedFetch(timeoutMs: number, maxRetryWaitMs: number, count: () => void): typeof fetch {
+  return async (input, init) => {
+    count();
+    const controller = new AbortController();
+    const outer = init?.signal;
+    const forward = () => controller.abort();
+    if (outer?.aborted) forward();
+    else outer?.addEventListener('abort', forward, { once: true });
+    const timer = setTimeout(forward, timeoutMs);
+    try {
+      const res = await fetch(input, { ...init, signal: controller.signal });
+      // Read here, under the timer: a body that stalls is aborted like a connection that does.
+      const body = NULL_BODY.has(res.status) ? null : await res.arrayBuffer();
+      const headers = new Headers(res.headers);
+      // The body is already decoded; its length and encoding are no longer those of the wire.
+      headers.delete('content-encoding');
+      headers.delete('content-length');
+      const wait = retryAfterMs(headers);
+      if (wait !== null && wait > maxRetryWaitMs) {
+        headers.delete('retry-after');
+        headers.set('retry-after-ms', String(maxRetryWaitMs));
+      }
+      return new Response(body, { status: res.status, statusText: res.statusText, headers });
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', forward);
+    }
+  };
+}
+
+/** The wait a response asks for (retry-after-ms, or Retry-After in seconds or as a date), or null. */
+function retryAfterMs(headers: Headers): number | null {
+  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms)) return ms;
+  const value = headers.get('retry-after');
+  if (value === null) return null;
+  const seconds = Number.parseFloat(value);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? date - Date.now() : null;
 }
 
 export interface ChatRequest {
@@ -52,16 +113,12 @@ export class ModelClient {
   attempts = 0;
 
   constructor(readonly options: ModelClientOptions) {
-    const counted: typeof fetch = (input, init) => {
-      this.attempts++;
-      return fetch(input, init);
-    };
     this.client = new OpenAI({
       apiKey: options.apiKey,
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
       timeout: options.timeoutMs,
       maxRetries: options.maxRetries,
-      fetch: counted,
+      fetch: guardedFetch(options.timeoutMs, options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS, () => this.attempts++),
     });
   }
 

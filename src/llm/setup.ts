@@ -21,6 +21,8 @@ export interface LlmOptions {
   /** Per attempt, in seconds. */
   readonly timeoutSeconds?: number;
   readonly retries?: number;
+  /** Longest wait a Retry-After may impose before a retry, in seconds (default 60). */
+  readonly maxRetryWaitSeconds?: number;
   /** Reply cache folder, or false for none. */
   readonly cacheDir?: string | false;
 }
@@ -42,6 +44,7 @@ export function modelServiceFrom(opts: LlmOptions, env: NodeJS.ProcessEnv = proc
     apiKey,
     timeoutMs: Math.round((opts.timeoutSeconds ?? 60) * 1000),
     maxRetries: opts.retries ?? 3,
+    ...(opts.maxRetryWaitSeconds !== undefined ? { maxRetryWaitMs: Math.round(opts.maxRetryWaitSeconds * 1000) } : {}),
   });
   const cacheDir = opts.cacheDir === false ? null : path.resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR);
   return createModelService(client, new ReplyCache(cacheDir), opts.concurrency ?? 4);

@@ -12,7 +12,7 @@
  * duplicate keys are found with one hash set per mapping instead of the parser's `uniqueKeys`, whose
  * pairwise search made 200,000 keys take minutes.
  */
-import { LineCounter, parseDocument, visit, isMap, isScalar, YAMLParseError, type Document } from 'yaml';
+import { LineCounter, parseDocument, visit, isMap, isScalar, isSeq, YAMLParseError, type Document } from 'yaml';
 import type { Frontmatter } from '../ir/types.js';
 import { normaliseLoneCr } from './line-index.js';
 
@@ -115,7 +115,10 @@ function parseYaml(yaml: string, base: number): { data: Record<string, unknown> 
   const lineCounter = new LineCounter();
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(yaml, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: false });
+    // logLevel 'error': the library's own warnings (a collection used as a key, stringified by
+    // toJS) would go to process.emitWarning, raw on stderr with no position; the ones that matter
+    // are reported as problems below.
+    doc = parseDocument(yaml, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: false, logLevel: 'error' });
   } catch (err) {
     problems.push({ kind: 'frontmatter-yaml-error', offset: base, message: `YAML could not be parsed: ${firstLine(String(err))}` });
     return { data: null, problems };
@@ -136,6 +139,12 @@ function parseYaml(yaml: string, base: number): { data: Record<string, unknown> 
   }
   visit(doc, {
     Map(_key, node) {
+      for (const pair of node.items) {
+        const key = pair.key;
+        if ((isMap(key) || isSeq(key)) && key.range) {
+          problems.push({ kind: 'frontmatter-yaml-warning', offset: base + key.range[0], endOffset: base + key.range[1], message: `YAML warning: a ${isMap(key) ? 'mapping' : 'list'} used as a key is turned into a string of its text; use a plain string key` });
+        }
+      }
       if (node.flow && node.range) {
         problems.push({ kind: 'frontmatter-flow-style', offset: base + node.range[0], endOffset: base + node.range[1], message: 'flow-style mapping {…}: valid YAML, but strict YAML parsers (the reference validator) reject it; use block style' });
         return visit.SKIP;

@@ -8,10 +8,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import AjvDraft04Module from 'ajv-draft-04';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LINT_RULES } from '../../src/lint/rules/registry.js';
 import { ROOT, skillc, type CliResult } from '../helpers/cli.js';
 import { scratchDir, writeTree } from '../helpers/tmp.js';
 
+// ajv-draft-04 is CommonJS; under NodeNext its default import is the module, whose `default` is the class.
+const AjvDraft04 = AjvDraft04Module.default;
 const validateResults = new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', 'lint-results.schema.json'), 'utf8')) as object);
 
 function skill(name: string, opts: { fm?: string; body?: string } = {}): string {
@@ -369,6 +373,32 @@ describe('sarif', () => {
     const uris = new Set((JSON.parse(r.stdout) as SarifLog).runs[0]!.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri));
     expect([...uris].sort()).toEqual(['SKILL.md', 'scripts/clean.sh']);
     expect(skillc(['lint'], path.join(dir, 'skills', 's')).stdout).toMatch(/^SKILL\.md:4:1 {2}warning {2}unknown frontmatter field/);
+  });
+
+  it('defines %SRCROOT% as the working folder, so every result resolves to its file from anywhere (issue 24 item 6)', () => {
+    const { log } = sarif(dir, ['skills']);
+    const run0 = log.runs[0]! as SarifLog['runs'][number] & { originalUriBaseIds: Record<string, { uri: string }> };
+    const base = run0.originalUriBaseIds['%SRCROOT%']!.uri;
+    expect(base).toBe(`${pathToFileURL(dir).href}/`);
+    for (const res of run0.results) {
+      const file = fileURLToPath(new URL(res.locations[0]!.physicalLocation.artifactLocation.uri, base));
+      expect(fs.existsSync(file), file).toBe(true);
+    }
+    // Run from the skill folder: other relative paths, the same files.
+    const inner = sarif(path.join(dir, 'skills', 's'), ['.', '../t']).log.runs[0]! as typeof run0;
+    const files = (r: typeof run0) => r.results.map((x) => fileURLToPath(new URL(x.locations[0]!.physicalLocation.artifactLocation.uri, r.originalUriBaseIds['%SRCROOT%']!.uri))).sort();
+    expect(files(inner)).toEqual(files(run0));
+  });
+
+  it('validates against the SARIF 2.1.0 JSON schema', () => {
+    const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
+    const validate = new AjvDraft04({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false }).compile(schema);
+    const { log } = sarif();
+    expect(validate(log), JSON.stringify(validate.errors, null, 1)).toBe(true);
+    // The check can fail: a result without its message is not SARIF.
+    const broken = structuredClone(log) as unknown as { runs: { results: Record<string, unknown>[] }[] };
+    delete broken.runs[0]!.results[0]!.message;
+    expect(validate(broken)).toBe(false);
   });
 
   it('does not depend on the way the paths are given', () => {

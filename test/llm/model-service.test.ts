@@ -26,8 +26,8 @@ beforeEach(() => {
   cacheRoot = path.join(scratchDir('llm-cache'), String(n++));
 });
 
-function service(opts: { timeoutMs?: number; retries?: number; cache?: boolean; concurrency?: number } = {}): ModelService {
-  const client = new ModelClient({ model: 'test-model', baseURL: server.url, apiKey: 'k', timeoutMs: opts.timeoutMs ?? 5000, maxRetries: opts.retries ?? 2 });
+function service(opts: { timeoutMs?: number; retries?: number; cache?: boolean; concurrency?: number; maxRetryWaitMs?: number } = {}): ModelService {
+  const client = new ModelClient({ model: 'test-model', baseURL: server.url, apiKey: 'k', timeoutMs: opts.timeoutMs ?? 5000, maxRetries: opts.retries ?? 2, ...(opts.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: opts.maxRetryWaitMs } : {}) });
   return createModelService(client, new ReplyCache(opts.cache === false ? null : cacheRoot), opts.concurrency ?? 2);
 }
 
@@ -99,6 +99,31 @@ describe('model service over the real openai client', () => {
     expect(server.requests.length - before).toBe(2);
     expect(s.usage()).toMatchObject({ attempts: 2 });
     expect(s.usage().passes['rewrite']).toMatchObject({ calls: 1, failed: 0 });
+  });
+
+  it('times out a server that sends headers and half a body, then falls silent (issue 24 item 3)', async () => {
+    server.setHandler(() => ({ kind: 'half-body', content: EMPTY }));
+    const before = server.requests.length;
+    const t0 = Date.now();
+    const a = await ask(service({ timeoutMs: 300, retries: 1, cache: false }), 'half body');
+    expect(!a.ok && a.kind).toBe('failed');
+    expect(!a.ok && a.message).toMatch(/timed out/);
+    expect(server.requests.length - before).toBe(2);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
+  it('caps the wait a Retry-After asks for, and counts the attempt', async () => {
+    const asks: Record<string, string>[] = [{ 'retry-after': '100000' }, { 'retry-after-ms': '100000000' }, { 'retry-after': new Date(Date.now() + 86_400_000).toUTCString() }];
+    for (const headers of asks) {
+      let answered = 0;
+      server.setHandler(() => (answered++ === 0 ? { kind: 'status', status: 429, message: 'come back tomorrow', headers } : { kind: 'content', content: EMPTY }));
+      const s = service({ cache: false, maxRetryWaitMs: 200 });
+      const t0 = Date.now();
+      const a = await ask(s, `retry-after ${JSON.stringify(headers)}`);
+      expect(a.ok, JSON.stringify(headers)).toBe(true);
+      expect(Date.now() - t0).toBeLessThan(3000);
+      expect(s.usage()).toMatchObject({ attempts: 2 });
+    }
   });
 
   it('gives up on a hanging server after the timeout and its retries', async () => {

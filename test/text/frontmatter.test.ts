@@ -105,6 +105,29 @@ describe('splitFrontmatter on hostile or unusual input', () => {
   });
 });
 
+describe('splitFrontmatter: collection keys (issue 24 item 7)', () => {
+  it('reports a list or mapping used as a key at its position, and the YAML library prints nothing', async () => {
+    const emitted: unknown[] = [];
+    const onWarning = (w: unknown) => emitted.push(w);
+    process.on('warning', onWarning);
+    const originalWarn = console.warn;
+    console.warn = (...args: unknown[]) => emitted.push(args);
+    try {
+      const block = problemsAt('---\nname: x\nmetadata:\n  ? - a\n    - b\n  : value\n---\nbody\n');
+      expect(block.at).toEqual([{ kind: 'frontmatter-yaml-warning', line: 4, column: 5 }]);
+      expect(block.problems[0]!.message).toMatch(/a list used as a key is turned into a string/);
+      const map = problemsAt('---\nname: x\n? {a: 1}\n: v\n---\n');
+      expect(map.at.filter((p) => p.kind === 'frontmatter-yaml-warning')).toEqual([{ kind: 'frontmatter-yaml-warning', line: 3, column: 3 }]);
+      // process.emitWarning delivers on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      console.warn = originalWarn;
+      process.off('warning', onWarning);
+    }
+    expect(emitted).toEqual([]);
+  });
+});
+
 describe('splitFrontmatter bounds the YAML parser', () => {
   it('does not hand flow collections nested 20,000 deep to the recursive parser', () => {
     const r = splitFrontmatter(`---\nname: x\ntags: ${'['.repeat(20000)}${']'.repeat(20000)}\n---\n`);

@@ -3,9 +3,16 @@
  * default level, security tags), results point at files relative to the working directory
  * (uriBaseId %SRCROOT%), and each result carries a partial fingerprint computed from the rule,
  * the trimmed text of its line and its occurrence, so alerts survive lines moving up or down.
- * Nothing machine-specific (absolute paths, times) goes in, so the same input gives the same bytes.
+ *
+ * The run defines %SRCROOT% in `originalUriBaseIds` as the file URI of that working folder
+ * (SARIF 2.1.0 §3.14.14): without it a consumer resolves the relative paths against a folder of
+ * its own choosing, and a checker run from elsewhere misreads every path. That one absolute URI is
+ * the only machine-specific value (no times), so the same input in the same folder gives the same
+ * bytes.
  */
 import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { LintFileResult, LintRuleMeta } from '../types.js';
 import { ENGINE_RULES } from '../engine.js';
 import { stableStringify } from '../../util/stable-json.js';
@@ -17,6 +24,14 @@ export interface SarifOptions {
   readonly sources: ReadonlyMap<string, string>;
   /** Per rule id, the level the configuration gives it (for defaultConfiguration). */
   readonly levels?: ReadonlyMap<string, 'off' | 'warn' | 'error'>;
+  /** Absolute path of the folder the results' paths are relative to (the working folder): %SRCROOT%. */
+  readonly srcRoot: string;
+}
+
+/** The folder as an absolute file URI with the trailing slash a base URI needs (SARIF §3.14.14). */
+export function folderUri(folder: string): string {
+  const href = pathToFileURL(path.resolve(folder)).href;
+  return href.endsWith('/') ? href : `${href}/`;
 }
 
 const ENGINE_DOCS: Record<string, string> = {
@@ -103,6 +118,7 @@ export function formatSarif(results: readonly LintFileResult[], opts: SarifOptio
     runs: [
       {
         tool: { driver: { name: 'skillc', version: opts.toolVersion, semanticVersion: opts.toolVersion, rules } },
+        originalUriBaseIds: { '%SRCROOT%': { uri: folderUri(opts.srcRoot), description: { text: 'The folder skillc lint ran in; result paths are relative to it.' } } },
         columnKind: 'utf16CodeUnits',
         results: sarifResults,
       },
