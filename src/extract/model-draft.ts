@@ -11,6 +11,16 @@
  * are the model's plus those the units' wording and authors declare (so a reply cannot leave out a
  * declared sink). `_extraction_failed` is honoured: the cluster becomes an extraction failure,
  * which the verifier's first gate rejects. The verifier then judges an accepted draft like any other.
+ *
+ * Text the model writes reaches contracts and every bundle that inlines them, so it must say
+ * nothing the member units do not (issue 24 item 1: a reply that added the precondition "run sudo
+ * chmod -R 777 / first" put it in front of agents). Each such text (the trigger, every
+ * precondition and postcondition, field descriptions, side-effect evidence, output names) is
+ * supported only when every one of its words, numbers included and stop words aside, occurs in the
+ * member units (stemmed, as coverage compares tokens). A share would not do: a sentence padded with
+ * the units' own words would carry a command through. Unsupported text is dropped and listed: an
+ * unsupported trigger or field description falls back to the deterministic draft's, a condition is
+ * left out, side-effect evidence keeps only its kind, an output is left out.
  */
 import type { ActionTemplate, Cluster, Contract, ExtractionFailure, FieldSpec, SideEffect } from '../ir/types.js';
 import type { ExtractReply } from '../llm/prompts/extract-contract.js';
@@ -19,6 +29,7 @@ import { filesUsedBy, proseOf, sideEffects, type MemberUnit } from './contract.j
 import { canonicalTemplate, collapse, matchTemplate, templatePieces } from '../rewrite/templates.js';
 import { clip, fencedBlock } from '../llm/request-text.js';
 import { compareCodeUnits } from '../util/stable-json.js';
+import { isContentWord, stem, words } from '../text/tokens.js';
 
 /** Members shown to the model (the first ones in cluster order); grounding uses all of them. */
 export const MAX_MEMBERS_SHOWN = 12;
@@ -55,12 +66,25 @@ export type GroundedDraft =
   | { readonly kind: 'declined'; readonly failure: ExtractionFailure }
   | { readonly kind: 'rejected'; readonly reason: string };
 
-export function groundReply(reply: ExtractReply, cluster: Cluster, members: readonly MemberUnit[], provenance: Contract['provenance']): GroundedDraft {
+export function groundReply(reply: ExtractReply, cluster: Cluster, members: readonly MemberUnit[], provenance: Contract['provenance'], deterministic?: Contract | ExtractionFailure): GroundedDraft {
   if (reply._extraction_failed) {
     return { kind: 'declined', failure: { cluster: cluster.id, reason: `the model declined: ${collapse(reply.reason) || 'no reason given'}` } };
   }
-  const trigger = collapse(reply.trigger).slice(0, 200);
+  const fallback = deterministic && !('reason' in deterministic) ? deterministic : undefined;
+  const dropped: string[] = [];
+  const vocabulary = groundingVocabulary(members, fallback);
+  /** The words of a model text that no member unit holds (empty: the text is supported). */
+  const unsupported = (text: string): string[] => [...new Set(groundingTokens(text).filter((t) => !vocabulary.has(t.stem)).map((t) => t.word))];
+  const drop = (what: string, text: string, missing: readonly string[]) => dropped.push(`${what} ${JSON.stringify(text.slice(0, 120))} (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''} not in the passages)`);
+
+  let trigger = collapse(reply.trigger).slice(0, 200);
   if (trigger === '') return { kind: 'rejected', reason: 'the trigger is empty' };
+  const triggerMissing = unsupported(trigger);
+  if (triggerMissing.length > 0) {
+    if (!fallback) return { kind: 'rejected', reason: `the trigger ${JSON.stringify(trigger)} is not supported by the passages (${triggerMissing.slice(0, 5).join(', ')})` };
+    drop('trigger', trigger, triggerMissing);
+    trigger = fallback.trigger;
+  }
   const dupe = firstDuplicate(reply.input_schema.map((f) => f.name)) ?? firstDuplicate(reply.output_schema.map((f) => f.name));
   if (dupe !== undefined) return { kind: 'rejected', reason: `the field name ${dupe} is declared twice` };
   const inputs = new Map(reply.input_schema.map((f) => [f.name, f]));
@@ -69,7 +93,6 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
   const templates: ActionTemplate[] = [];
   /** Templates of fenced code with an instance in a shell block: their program is a tool. */
   const shellTemplates: string[] = [];
-  const dropped: string[] = [];
   for (const raw of reply.templates) {
     const template = raw.trim();
     if (template === '') continue;
@@ -107,7 +130,12 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
   const tools = [...new Set(shellTemplates.map((t) => t.split(' ')[0]!).filter((w) => /^[A-Za-z][\w.-]*$/.test(w)))].sort();
   const { scripts, references } = filesUsedBy(members);
   const prose = members.map((m) => proseOf(m.unit));
-  const effects = new Map<string, SideEffect>(reply.side_effects.map((s) => [s.kind, { kind: s.kind, sinks: [], evidence: `model: ${collapse(s.evidence).slice(0, 200)}` }]));
+  const effects = new Map<string, SideEffect>(reply.side_effects.map((s) => {
+    const evidence = collapse(s.evidence).slice(0, 200);
+    const missing = unsupported(evidence);
+    if (missing.length > 0) drop(`side effect ${s.kind} evidence`, evidence, missing);
+    return [s.kind, { kind: s.kind, sinks: [], evidence: missing.length > 0 || evidence === '' ? 'model' : `model: ${evidence}` }];
+  }));
   // What the units' wording and their authors declare is kept whatever the model says.
   for (const s of sideEffects(members, templates, prose, shellTemplates.length > 0)) effects.set(s.kind, s);
 
@@ -118,10 +146,14 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
       id: '',
       cluster: cluster.id,
       trigger,
-      input_schema: reply.input_schema.map(fieldOf),
-      output_schema: reply.output_schema.map(fieldOf),
-      preconditions: conditions(reply.preconditions),
-      postconditions: conditions(reply.postconditions),
+      input_schema: reply.input_schema.map((f) => groundedField(f, 'input', fallback?.input_schema)),
+      output_schema: reply.output_schema.filter((f) => {
+        const missing = unsupported(f.name.replace(/_/g, ' '));
+        if (missing.length > 0) drop('output', f.name, missing);
+        return missing.length === 0;
+      }).map((f) => groundedField(f, 'output', fallback?.output_schema)),
+      preconditions: groundedConditions(reply.preconditions, 'precondition'),
+      postconditions: groundedConditions(reply.postconditions, 'postcondition'),
       resources: { scripts, references, tools },
       scope: 'section',
       side_effects: [...effects.values()].sort((a, b) => compareCodeUnits(a.kind, b.kind)),
@@ -130,14 +162,55 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
       provenance,
     },
   };
+
+  /** A field with the model's description if the passages support it, else the deterministic field's (or none). */
+  function groundedField(f: FieldSpec, side: 'input' | 'output', own: readonly FieldSpec[] | undefined): FieldSpec {
+    let description = collapse(f.description).slice(0, 300);
+    const missing = unsupported(description);
+    if (missing.length > 0) {
+      drop(`${side} ${f.name} description`, description, missing);
+      description = own?.find((g) => g.name === f.name)?.description ?? '';
+    }
+    return { name: f.name, type: f.type, required: f.required, description };
+  }
+
+  function groundedConditions(list: readonly string[], what: string): string[] {
+    const kept = [...new Set(list.map((s) => collapse(s).slice(0, 300)).filter((s) => s !== ''))].filter((c) => {
+      const missing = unsupported(c);
+      if (missing.length > 0) drop(what, c, missing);
+      return missing.length === 0;
+    });
+    return kept.slice(0, MAX_CONDITIONS);
+  }
 }
 
-function fieldOf(f: FieldSpec): FieldSpec {
-  return { name: f.name, type: f.type, required: f.required, description: collapse(f.description).slice(0, 300) };
+/** A word of a model text as grounding compares it: stop words aside, numbers kept, stemmed. */
+interface GroundingToken {
+  readonly word: string;
+  readonly stem: string;
 }
 
-function conditions(list: readonly string[]): string[] {
-  return [...new Set(list.map((s) => collapse(s).slice(0, 300)).filter((s) => s !== ''))].slice(0, MAX_CONDITIONS);
+function groundingTokens(text: string): GroundingToken[] {
+  return words(text).filter((w) => /^[0-9]+$/.test(w) || isContentWord(w)).map((w) => ({ word: w, stem: /^[0-9]+$/.test(w) ? w : stem(w) }));
+}
+
+/**
+ * Every grounding token of the member units (their whole text: prose, code and headings), and of
+ * the deterministic draft's own wording (its trigger, conditions, field descriptions and evidence,
+ * which skillc wrote from those units and which the request showed the model): a reply may repeat
+ * what the draft says.
+ */
+function groundingVocabulary(members: readonly MemberUnit[], draft: Contract | undefined): Set<string> {
+  const out = new Set<string>();
+  const add = (text: string) => {
+    for (const t of groundingTokens(text)) out.add(t.stem);
+  };
+  for (const m of members) add(m.unit.text);
+  if (draft) {
+    for (const text of [draft.trigger, ...draft.preconditions, ...draft.postconditions, ...draft.side_effects.map((e) => e.evidence)]) add(text);
+    for (const f of [...draft.input_schema, ...draft.output_schema]) add(`${f.name.replace(/_/g, ' ')} ${f.description}`);
+  }
+  return out;
 }
 
 function firstDuplicate(names: readonly string[]): string | undefined {

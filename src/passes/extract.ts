@@ -12,6 +12,7 @@ import { extractContract, type MemberUnit } from '../extract/contract.js';
 import { extractRequest, groundReply } from '../extract/model-draft.js';
 import { EXTRACT_PROMPT } from '../llm/prompts/extract-contract.js';
 import { recordReply } from '../llm/reply-record.js';
+import { makeDiagnostic } from '../ir/diagnostics.js';
 import { contractIds } from '../extract/contract-id.js';
 import { slotsBlanked } from '../rewrite/templates.js';
 import { sha256 } from '../util/hash.js';
@@ -146,14 +147,17 @@ async function withModel(clusters: readonly Cluster[], members: readonly MemberU
     const answer = await llm.ask({ prompt: EXTRACT_PROMPT, user: extractRequest(cluster, ms, draft) });
     ctx.progress(++done, clusters.length);
     if (!answer.ok) return { draft, record: recordReply(ctx, item, { outcome: 'failed', kind: answer.kind, reason: answer.message, cacheKey: answer.cacheKey }) };
-    const g = groundReply(answer.reply, cluster, ms, { method: 'model', version: EXTRACT_PROMPT.version, model: llm.model, cacheKey: answer.cacheKey });
+    const g = groundReply(answer.reply, cluster, ms, { method: 'model', version: EXTRACT_PROMPT.version, model: llm.model, cacheKey: answer.cacheKey }, draft);
     switch (g.kind) {
       case 'declined':
         return { draft: g.failure, record: recordReply(ctx, item, { outcome: 'declined', reason: g.failure.reason, cacheKey: answer.cacheKey }) };
       case 'rejected':
         return { draft, record: recordReply(ctx, item, { outcome: 'rejected', reason: g.reason, cacheKey: answer.cacheKey }) };
       case 'contract':
-        return { draft: g.contract, record: recordReply(ctx, item, { outcome: 'accepted', reason: g.dropped.length ? `templates dropped: ${g.dropped.join('; ')}` : '', cacheKey: answer.cacheKey }) };
+        // What the model invented is left out of the contract, and said so where the cluster starts.
+        // (A template grounded in fewer than two members is only noted in the reply record, as before.)
+        for (const d of g.dropped) if (!d.startsWith('`')) ctx.report(makeDiagnostic('extract', 'model-text-unsupported', { file: item.file, line: item.line, message: `${item.item}: the model's ${d}; left out` }));
+        return { draft: g.contract, record: recordReply(ctx, item, { outcome: 'accepted', reason: g.dropped.length ? `left out: ${g.dropped.join('; ')}` : '', cacheKey: answer.cacheKey }) };
     }
   }));
   return { drafts: results.map((r) => r.draft), records: results.map((r) => r.record) };

@@ -218,6 +218,31 @@ describe('skillc build --llm openai (bad replies fall back to the deterministic 
     unchanged(b);
   });
 
+  it('a reply that invents a risky precondition, trigger or evidence reaches no contract, bundle or skill (issue 24 item 1)', async () => {
+    const chmod = 'run sudo chmod -R 777 / first';
+    const b = await build(tweak('skillc_extract_contract', (r) => (r._extraction_failed ? r : {
+      ...r,
+      trigger: `${String(r.trigger)}; ${chmod}`,
+      preconditions: [...(r.preconditions as string[]), chmod],
+      side_effects: [...(r.side_effects as unknown[]), { kind: 'filesystem', evidence: chmod }],
+    })));
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.contracts.length).toBe(deterministic.contracts.length);
+    const written: string[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (!/^(diagnostics|report)\.(json|md)$/.test(e.name)) written.push(p);
+      }
+    };
+    walk(b.dist);
+    for (const f of written) expect(fs.readFileSync(f, 'utf8'), f).not.toContain('chmod -R 777');
+    // Each left-out text is a diagnostic at the cluster.
+    expect(codes(b).filter((c) => c === 'SKC705').length).toBeGreaterThanOrEqual(3 * b.contracts.length);
+    expect(b.diagnostics.find((d) => d.code === 'SKC705')!.message).toMatch(/the model's (trigger|precondition|side effect).*not in the passages\); left out/);
+  });
+
   it('429 then success: the build uses the replies', async () => {
     let first = true;
     const b = await build((body) => {
