@@ -264,6 +264,7 @@ Examples:
     .option('--dist <dir>', 'the build output folder', 'dist')
     .option('--http <port>', 'serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0: any free port)', port('--http'))
     .option('--host <address>', 'with --http: the address to listen on (default 127.0.0.1; another address is reachable without authentication)')
+    .option('--allow-host <names>', 'with --http: host names (comma-separated) clients may use in Host and Origin besides loopback names and, off loopback, IP addresses')
     .option('--watch-interval <ms>', 'how often manifest.json is checked for a rebuild', wholeNumber('--watch-interval', 50), 1000)
     .option('-q, --quiet', 'print nothing on stderr but errors')
     .addHelpText('after', `
@@ -285,8 +286,8 @@ and contracts are tool errors, never a crash.
 Exit codes: 0 the client closed stdin or the server got SIGINT/SIGTERM; 2 usage error, a missing
 or damaged dist, or a port that cannot be listened on.
 
-Register it in an MCP client (mcpServers):
-  {"mcpServers": {"skills": {"command": "npx", "args": ["skillc", "serve", "--dist", "/abs/path/dist"]}}}
+Register it in an MCP client (mcpServers), with absolute paths:
+  {"mcpServers": {"skills": {"command": "node", "args": ["/path/to/skillc/bin/skillc.js", "serve", "--dist", "/path/to/dist"]}}}
 
 Examples:
   skillc serve --dist ./dist
@@ -298,6 +299,7 @@ Examples:
         dist: o.dist as string,
         ...(o.http !== undefined ? { http: o.http as number } : {}),
         ...(o.host !== undefined ? { host: o.host as string } : {}),
+        ...(o.allowHost !== undefined ? { allowHosts: (o.allowHost as string).split(',').map((h) => h.trim()).filter((h) => h !== '') } : {}),
         watchInterval: o.watchInterval as number,
         quiet: o.quiet === true,
       }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }));

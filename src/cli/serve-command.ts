@@ -20,6 +20,8 @@ export interface ServeCommandOptions {
   /** Serve Streamable HTTP on this port (0: any free port) instead of stdio. */
   readonly http?: number;
   readonly host?: string;
+  /** Host names accepted in Host and Origin headers besides loopback names (and, off loopback, IP literals). */
+  readonly allowHosts?: readonly string[];
   /** How often manifest.json is polled for a rebuild, in milliseconds. */
   readonly watchInterval: number;
   readonly quiet?: boolean;
@@ -35,8 +37,8 @@ export async function serveCommand(opts: ServeCommandOptions, io: ServeIo): Prom
   const say = (line: string) => {
     if (!opts.quiet) io.stderr.write(`skillc serve: ${line}\n`);
   };
-  if (opts.host !== undefined && opts.http === undefined) {
-    io.stderr.write('skillc serve: --host needs --http <port> (stdio has no address)\n');
+  if ((opts.host !== undefined || opts.allowHosts !== undefined) && opts.http === undefined) {
+    io.stderr.write(`skillc serve: ${opts.host !== undefined ? '--host' : '--allow-host'} needs --http <port> (stdio has no address)\n`);
     return 2;
   }
   let handle: ServedDistHandle;
@@ -67,6 +69,9 @@ export async function serveCommand(opts: ServeCommandOptions, io: ServeIo): Prom
   if (opts.http === undefined) {
     const server = createMcpServer(handle);
     servers = () => [server];
+    // The SDK waits for 'drain' once per message written while stdout is full; many large answers
+    // in flight would pass Node's default of 10 listeners and print a warning.
+    (io.stdout as NodeJS.WriteStream).setMaxListeners?.(0);
     const transport = new StdioServerTransport(io.stdin as NodeJS.ReadStream, io.stdout as NodeJS.WriteStream);
     const ended = new Promise<void>((resolve) => {
       io.stdin.once('end', resolve);
@@ -85,7 +90,7 @@ export async function serveCommand(opts: ServeCommandOptions, io: ServeIo): Prom
   const host = opts.host ?? '127.0.0.1';
   let front: HttpFront;
   try {
-    front = await startHttpFront(() => createMcpServer(handle), { host, port: opts.http });
+    front = await startHttpFront(() => createMcpServer(handle), { host, port: opts.http, ...(opts.allowHosts ? { allowedHosts: opts.allowHosts } : {}) });
   } catch (err) {
     handle.close();
     io.stderr.write(`skillc serve: cannot listen on ${escapeInline(host)}:${opts.http}: ${errnoText(err)}\n`);

@@ -73,6 +73,7 @@ function checkStructure(file: string, doc: GraphDocument): void {
     throw new IndexError(`${file} ${what}; rebuild the library with this skillc`);
   };
   const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+  const isStringList = (x: unknown): boolean => Array.isArray(x) && x.every((v) => typeof v === 'string');
   const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
   // Parameters: every number the ranking reads, within the range the schema gives it.
@@ -109,9 +110,14 @@ function checkStructure(file: string, doc: GraphDocument): void {
     ids.add(node.id);
     if (node.kind === 'contract') continue;
     if (node.kind !== 'parent') fail(`has node ${node.id} of unknown kind ${String(node.kind)}`);
-    for (const key of ['path', 'name', 'bundle', 'source'] as const) {
+    for (const key of ['path', 'name', 'description', 'bundle', 'source'] as const) {
       if (typeof node[key] !== 'string') fail(`has skill node ${node.id} without a string ${key}`);
     }
+    // Answers read these lists (plans the contracts a step invokes, hits the flags).
+    for (const key of ['invokes', 'inputs', 'outputs'] as const) {
+      if (!isStringList(node[key])) fail(`has skill node ${node.id} whose ${key} is not a list of strings`);
+    }
+    if (node.flagged !== undefined && !isStringList(node.flagged)) fail(`has skill node ${node.id} whose flagged is not a list of strings`);
     if (!Number.isSafeInteger(node.tokens) || (node.tokens as number) < 0) fail(`has skill node ${node.id} whose token count is not a whole number ≥ 0`);
   }
   for (const [i, edge] of (doc.edges as readonly unknown[]).entries()) {

@@ -3,11 +3,12 @@
  * session per client (the SDK's StreamableHTTPServerTransport, one McpServer per session, all
  * sharing the served dist).
  *
- * Bound to 127.0.0.1 unless told otherwise. A server on loopback is still reachable from a web page
- * through DNS rebinding (a hostile name resolving to 127.0.0.1), so on a loopback bind the Host
- * header must name a loopback host and an Origin header, when a browser sends one, a loopback
- * origin; anything else is 403. A bind to another address is the user's choice (`--host`): the
- * server has no authentication, which the command says when it starts.
+ * Bound to 127.0.0.1 unless told otherwise. A server is reachable from a web page through DNS
+ * rebinding (a hostile name made to resolve to the server's address), which needs a host *name*.
+ * So the Host header, and the Origin header when a browser sends one, must name a loopback host;
+ * on a bind to another address (`--host`, the user's choice) also an IP address literal or a name
+ * given with `--allow-host`. Anything else is 403. The server has no authentication, which the
+ * command says when it starts on a non-loopback address.
  *
  * Bodies are read up to 4 MiB (413 beyond). Sessions are kept in least-recently-used order and at
  * most MAX_SESSIONS at once: most clients never end theirs with DELETE, so the oldest is closed to
@@ -15,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -30,6 +31,8 @@ export interface HttpFrontOptions {
   readonly host: string;
   readonly port: number;
   readonly maxSessions?: number;
+  /** Host names (lower case) accepted in Host and Origin besides loopback names and, off loopback, IP literals. */
+  readonly allowedHosts?: readonly string[];
 }
 
 export interface HttpFront {
@@ -53,7 +56,7 @@ export function isLoopback(host: string): boolean {
 export async function startHttpFront(makeServer: () => McpServer, options: HttpFrontOptions): Promise<HttpFront> {
   const sessions = new Map<string, Session>();
   const maxSessions = options.maxSessions ?? MAX_SESSIONS;
-  const guardHosts = isLoopback(options.host);
+  const accepted = acceptedHost(isLoopback(options.host), new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase())));
 
   const closeSession = async (id: string): Promise<void> => {
     const s = sessions.get(id);
@@ -66,10 +69,8 @@ export async function startHttpFront(makeServer: () => McpServer, options: HttpF
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== MCP_PATH) return reply(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
-    if (guardHosts) {
-      const refusal = foreignHostOrOrigin(req);
-      if (refusal) return reply(res, 403, refusal);
-    }
+    const refusal = foreignHostOrOrigin(req, accepted);
+    if (refusal) return reply(res, 403, refusal);
     const sessionId = header(req, 'mcp-session-id');
     const session = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (sessionId !== undefined && session) {
@@ -145,19 +146,28 @@ function header(req: http.IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** Why a request's Host or Origin is not loopback (DNS rebinding), or null when both are. */
-function foreignHostOrOrigin(req: http.IncomingMessage): string | null {
+/** Which host names a request may use: loopback ones; off loopback also IP literals and the allowed names. */
+function acceptedHost(loopbackBind: boolean, allowed: ReadonlySet<string>): (host: string) => boolean {
+  return (host) => {
+    const h = host.toLowerCase();
+    if (isLoopback(h) || allowed.has(h)) return true;
+    return !loopbackBind && (isIP(h) !== 0 || (h.startsWith('[') && isIP(h.slice(1, -1)) !== 0));
+  };
+}
+
+/** Why a request's Host or Origin names a host it may not (DNS rebinding), or null when both are accepted. */
+function foreignHostOrOrigin(req: http.IncomingMessage, accepted: (host: string) => boolean): string | null {
   const host = header(req, 'host');
-  if (host === undefined || !isLoopback(hostName(host))) return `Host ${JSON.stringify(host ?? '')} is not a loopback name; this server answers only requests addressed to it on loopback`;
+  if (host === undefined || !accepted(hostName(host))) return `Host ${JSON.stringify((host ?? '').slice(0, 100))} is not a name this server answers to (see skillc serve --allow-host)`;
   const origin = header(req, 'origin');
   if (origin === undefined) return null;
   let originHost: string;
   try {
     originHost = new URL(origin).hostname;
   } catch {
-    return `Origin ${JSON.stringify(origin)} is not a URL`;
+    return `Origin ${JSON.stringify(origin.slice(0, 100))} is not a URL`;
   }
-  return isLoopback(originHost) ? null : `Origin ${JSON.stringify(origin)} is not a loopback origin`;
+  return accepted(originHost) ? null : `Origin ${JSON.stringify(origin.slice(0, 100))} is not an origin this server answers to`;
 }
 
 /** The host of a Host header without its port ("[::1]:80" → "[::1]"). */

@@ -12,7 +12,7 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { ServeError, type ServedDist, type ServedDistHandle } from './served-dist.js';
-import { findSkill, readContract, runTool, skillText, SERVE_TOOLS, TOOL_ANNOTATIONS, ToolInputError } from './tools.js';
+import { echo, findSkill, readContract, runTool, skillText, textPart, SERVE_TOOLS, TOOL_ANNOTATIONS, ToolInputError } from './tools.js';
 import { IndexError } from '../query/graph-index.js';
 import { DistReadError } from '../util/confined-read.js';
 
@@ -45,13 +45,13 @@ function decodeUri(uri: string, scheme: string): string | null {
 export function createMcpServer(handle: ServedDistHandle): McpServer {
   const server = new McpServer(
     { name: TOOL_NAME, version: TOOL_VERSION },
-    { capabilities: { tools: { listChanged: false }, resources: { listChanged: true } }, instructions: INSTRUCTIONS, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS },
+    { capabilities: { resources: { listChanged: true } }, instructions: INSTRUCTIONS, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS },
   );
   for (const tool of SERVE_TOOLS) {
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}), annotations: TOOL_ANNOTATIONS },
-      (args: Record<string, unknown>) => runTool(tool, () => handle.current(), args),
+      (args: Record<string, unknown>) => runTool(tool, handle, args),
     );
   }
 
@@ -62,10 +62,9 @@ export function createMcpServer(handle: ServedDistHandle): McpServer {
     }),
     { title: 'Skill', description: 'A skill as an agent reads it (its bundle, or its SKILL.md as written), by path', mimeType: 'text/markdown' },
     (uri) => readResource(handle, uri.href, (served, href) => {
-      const asked = decodeUri(href, SKILL_SCHEME);
-      if (asked === null) throw new ToolInputError(`${href} is not a skill URI (skill://<path>, each segment URI-encoded)`);
-      const skill = findSkill(served, asked);
-      return { contents: [{ uri: skillUri(skill.path), mimeType: 'text/markdown', text: skillText(served, skill) }] };
+      const skill = findSkill(served, href);
+      // A skill over MAX_TEXT_CHARS is read in parts through get_skill_bundle (its note says how).
+      return { contents: [{ uri: skillUri(skill.path), mimeType: 'text/markdown', text: textPart(skillText(served, skill), 1, skill.path) }] };
     }),
   );
 
@@ -76,8 +75,8 @@ export function createMcpServer(handle: ServedDistHandle): McpServer {
     }),
     { title: 'Contract', description: 'A contract\'s readable text (markdown) and its JSON record', mimeType: 'text/markdown' },
     (uri) => readResource(handle, uri.href, (served, href) => {
-      const asked = decodeUri(href, CONTRACT_SCHEME);
-      if (asked === null) throw new ToolInputError(`${href} is not a contract URI (contract://<id>)`);
+      const asked = decodeUri(href.replace(/[?#].*$/s, ''), CONTRACT_SCHEME);
+      if (asked === null) throw new ToolInputError(`${echo(href)} is not a contract URI (contract://<id>)`);
       const { id, markdown, contract } = readContract(served, asked);
       return {
         contents: [
@@ -109,7 +108,7 @@ function readResource(handle: ServedDistHandle, href: string, read: (served: Ser
   try {
     return read(served, href);
   } catch (err) {
-    if (err instanceof ToolInputError) throw new RequestError(RESOURCE_NOT_FOUND, err.message, { uri: href });
+    if (err instanceof ToolInputError) throw new RequestError(RESOURCE_NOT_FOUND, err.message, { uri: href.slice(0, 200) });
     if (err instanceof ServeError || err instanceof IndexError || err instanceof DistReadError) throw new RequestError(ErrorCode.InternalError, err.message);
     throw err;
   }

@@ -52,8 +52,7 @@ export function loadServedDist(dist: string): ServedDist {
     manifestText = readDistFile(dist, 'manifest.json', { maxBytes: MAX_INDEX_BYTES });
   } catch (err) {
     if (err instanceof DistReadError && err.problem === 'missing') {
-      const why = fs.existsSync(dist) ? 'has no manifest.json' : 'does not exist';
-      throw new ServeError(`${dist} ${why}: build the library first (skillc build <library> -o ${dist})`);
+      throw new ServeError(noDistMessage(dist));
     }
     throw new ServeError(err instanceof Error ? err.message : String(err));
   }
@@ -87,6 +86,19 @@ export function loadServedDist(dist: string): ServedDist {
   };
 }
 
+/** Why `dist` has no manifest.json, and what to do: build into it only when it is missing or empty. */
+function noDistMessage(dist: string): string {
+  let entries: string[] | null = null;
+  try {
+    entries = fs.statSync(dist).isDirectory() ? fs.readdirSync(dist) : null;
+  } catch {
+    return `${dist} does not exist: build the library first (skillc build <library> -o ${dist})`;
+  }
+  if (entries === null) return `${dist} is not a folder; --dist names the output folder of skillc build`;
+  if (entries.length === 0) return `${dist} is empty: build the library first (skillc build <library> -o ${dist})`;
+  return `${dist} is not a skillc dist (it has no manifest.json); --dist names the output folder of skillc build`;
+}
+
 /** Contracts with both their files; a dist without contracts/ has none. */
 function contractIds(dist: string): string[] {
   let names: string[];
@@ -116,6 +128,13 @@ export interface ServedDistHandle {
   /** The dist as it is now, reloaded first if it was rebuilt; a ServeError if it cannot be served. */
   current(): ServedDist;
   /**
+   * Whether `served` is no longer what the folder holds: a build replaced it (or is between its
+   * two renames). A read that failed against it is then worth retrying after `settled()`.
+   */
+  stale(served: ServedDist): boolean;
+  /** The dist once a rebuild in progress has put its new manifest in place (waits at most `ms`). */
+  settled(ms?: number): Promise<ServedDist>;
+  /**
    * Polls manifest.json every `intervalMs`; `onReload` is called after each reload or failed one,
    * whether the poll or a request's current() noticed the rebuild first.
    */
@@ -143,11 +162,22 @@ export function openServedDist(dist: string, load: (dist: string) => ServedDist 
     }
     for (const listener of listeners) listener(state);
   };
+  const current = (): ServedDist => {
+    refresh();
+    if (state instanceof ServeError) throw new ServeError(`${state.message} (the dist changed after the server started; serving resumes when a build replaces it)`);
+    return state;
+  };
   return {
-    current() {
-      refresh();
-      if (state instanceof ServeError) throw new ServeError(`${state.message} (the dist changed after the server started; serving resumes when a build replaces it)`);
-      return state;
+    current,
+    stale(served) {
+      const now = manifestIdentity(dist);
+      return now === null || now !== identity || served !== state;
+    },
+    async settled(ms = 1000) {
+      // Between a build's two renames there is no manifest; the new one appears within moments.
+      const end = Date.now() + ms;
+      while (manifestIdentity(dist) === null && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 25));
+      return current();
     },
     watch(intervalMs, onReload) {
       listeners.push(onReload);

@@ -24,12 +24,22 @@ import { DistReadError } from '../util/confined-read.js';
 import { escapeInline } from '../text/terminal.js';
 import { closestNames } from '../text/edit-distance.js';
 import { stableStringify } from '../util/stable-json.js';
-import { ServeError, type ServedDist, type ServedSkill } from './served-dist.js';
+import { ServeError, type ServedDist, type ServedDistHandle, type ServedSkill } from './served-dist.js';
 
 /** Most hits or plan steps one call may ask for: the ranking's cost grows with k. */
 export const MAX_K = 100;
-/** Largest token budget one call may ask for (a bundle answer of about 4 MB of text). */
-export const MAX_BUDGET = 1_000_000;
+/**
+ * Largest token budget one call may ask for: about 800 KB of text, well under what MCP clients
+ * accept in one message (the SDK's stdio client stops at 10 MiB) and what an agent can read.
+ */
+export const MAX_BUDGET = 200_000;
+/**
+ * Most characters of a skill one get_skill_bundle answer (or skill:// read) carries; a longer skill
+ * comes in parts (`fromLine`). A 12 MB SKILL.md sent whole broke the SDK's stdio client.
+ */
+export const MAX_TEXT_CHARS = 1_000_000;
+/** Characters of a caller's argument echoed back in an error message. */
+const ECHOED_CHARS = 200;
 /** Skills per list_skills page. */
 export const LIST_PAGE = 100;
 
@@ -107,7 +117,6 @@ const plan: ServeTool = {
   outputSchema: {
     status: z.enum(['ok', 'NO_SKILL_HIT']),
     reason: z.string().optional(),
-    markdown: z.string().describe('the plan as an agent reads it (also the text content)'),
     steps: z.array(z.object({
       step: z.number().int(),
       path: z.string(),
@@ -123,8 +132,9 @@ const plan: ServeTool = {
     const r = await served.retriever.plan(args.query as string, { k: args.k as number | undefined, budget: args.budget as number | undefined });
     const markdown = renderPlanMarkdown(r);
     const steps = r.steps.map((s) => ({ step: s.rank, path: s.node.path, name: s.node.name, role: s.role, score: s.score, hydration: s.hydration, after: s.after.map((a) => ({ ...a })), invokes: [...s.invokes] }));
-    const structured = { status: r.status, ...(r.reason ? { reason: r.reason } : {}), markdown, steps };
-    // The markdown is what the agent reads; the structure is for programs (and repeats the markdown).
+    const structured = { status: r.status, ...(r.reason ? { reason: r.reason } : {}), steps };
+    // The markdown is what the agent reads; the structure is for programs (the steps without their
+    // texts, so that a large answer is not sent twice).
     return { content: [{ type: 'text', text: markdown }], structuredContent: structured };
   },
 };
@@ -133,10 +143,13 @@ const getSkillBundle: ServeTool = {
   name: 'get_skill_bundle',
   title: 'Read one skill',
   description: 'One skill as an agent reads it (its bundle, or its SKILL.md when the build left it as written), by its path as search_skills or list_skills give it. A skill flagged for malicious install steps is a notice instead; its steps are withheld.',
-  inputSchema: { skill: z.string().min(1).max(4096).describe('the skill\'s path (e.g. "pdf-text-extract"), or its name when no other skill has it') },
+  inputSchema: {
+    skill: z.string().min(1).max(4096).describe('the skill\'s path (e.g. "pdf-text-extract"), as search_skills gives it; a skill:// URI, a "Source:" path of retrieve_bundle, or a name no other skill has also work'),
+    fromLine: z.number().int().min(1).optional().describe(`first line to return (default 1); a skill over ${MAX_TEXT_CHARS} characters comes in parts, each saying where the next starts`),
+  },
   handler(served, args) {
     const skill = findSkill(served, args.skill as string);
-    return text(skillText(served, skill));
+    return text(textPart(skillText(served, skill), (args.fromLine as number | undefined) ?? 1, skill.path));
   },
 };
 
@@ -183,10 +196,26 @@ export const SERVE_TOOLS: readonly ServeTool[] = [searchSkills, retrieveBundle, 
 /** A caller's mistake or a dist problem, reported as a tool error. */
 export class ToolInputError extends Error {}
 
-/** Runs a tool's handler; the errors a caller or a damaged dist can cause become tool errors. */
-export async function runTool(tool: ServeTool, served: () => ServedDist, args: Record<string, unknown>): Promise<CallToolResult> {
+/**
+ * Runs a tool's handler; the errors a caller or a damaged dist can cause become tool errors. A read
+ * that failed because a build replaced the dist while the call ran (the index loaded, the files
+ * gone or new) is run once more against the rebuilt dist instead of blaming the dist.
+ */
+export async function runTool(tool: ServeTool, handle: ServedDistHandle, args: Record<string, unknown>): Promise<CallToolResult> {
   try {
-    return await tool.handler(served(), args);
+    let served = handle.current();
+    try {
+      return await tool.handler(served, args);
+    } catch (err) {
+      if (!(err instanceof DistReadError) || !handle.stale(served)) throw err;
+      served = await handle.settled();
+      try {
+        return await tool.handler(served, args);
+      } catch (again) {
+        if (again instanceof DistReadError && handle.stale(served)) throw new ServeError(`the library at ${served.dist} is being rebuilt; call again in a moment`);
+        throw again;
+      }
+    }
   } catch (err) {
     if (err instanceof ToolInputError || err instanceof ServeError || err instanceof IndexError || err instanceof DistReadError || err instanceof RangeError) {
       return { isError: true, content: [{ type: 'text', text: `${tool.name}: ${escapeInline(err.message)}` }] };
@@ -203,19 +232,65 @@ function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
 }
 
-/** A skill by path (or `skill:<path>`), else by a name no other skill has. */
+/**
+ * A skill by the ways answers name it: its path (`pdf`, `anthropic/pdf`), `skill:<path>`, a
+ * `skill://` URI, the `Source:` path of a query answer (`skills/<path>/SKILL.md`) or a listed
+ * bundle (`bundles/<path>.md`); else by a name no other skill has. Only ever looked up.
+ */
 export function findSkill(served: ServedDist, asked: string): ServedSkill {
-  const key = asked.replace(/^skill:/, '').replace(/\/+$/, '');
+  const key = skillKey(asked);
   const byPath = served.skillByPath.get(key);
   if (byPath) return byPath;
+  const file = /^(?:skills\/)?(.+)\/SKILL\.md$/.exec(key) ?? /^bundles\/(.+)\.md$/.exec(key);
+  const byFile = file ? served.skillByPath.get(file[1]!) : undefined;
+  if (byFile) return byFile;
   const named = served.skills.filter((s) => s.name === key);
   if (named.length === 1) return named[0]!;
   if (named.length > 1) {
-    throw new ToolInputError(`${named.length} skills are named ${JSON.stringify(key)}; ask for one by path: ${named.slice(0, 5).map((s) => s.path).join(', ')}${named.length > 5 ? ', …' : ''}`);
+    throw new ToolInputError(`${named.length} skills are named ${echo(key)}; ask for one by path: ${named.slice(0, 5).map((s) => s.path).join(', ')}${named.length > 5 ? ', …' : ''}`);
   }
-  const near = closestNames(key, served.skills.map((s) => s.path));
+  const near = key.length <= ECHOED_CHARS ? closestNames(key, served.skills.map((s) => s.path)) : [];
   const hint = near.length > 0 ? `; did you mean ${near.join(', ')}?` : '; list_skills or search_skills give the paths';
-  throw new ToolInputError(`no skill ${JSON.stringify(key)} in the library${hint}`);
+  throw new ToolInputError(`no skill ${echo(key)} in the library${hint}`);
+}
+
+/** `asked` without a `skill://` or `skill:` prefix (a URI's segments decoded, its query and fragment dropped) and trailing slashes. */
+export function skillKey(asked: string): string {
+  let key = asked;
+  if (key.startsWith('skill://')) {
+    key = key.slice('skill://'.length).replace(/[?#].*$/s, '');
+    try {
+      key = key.split('/').map(decodeURIComponent).join('/');
+    } catch {
+      // Not valid percent-encoding: looked up as it is, and reported unknown.
+    }
+  } else key = key.replace(/^skill:/, '');
+  return key.replace(/\/+$/, '');
+}
+
+/** A caller's argument quoted for an error message, at most ECHOED_CHARS characters of it. */
+export function echo(value: string): string {
+  return value.length > ECHOED_CHARS ? `${JSON.stringify(value.slice(0, ECHOED_CHARS))}… (${value.length} characters)` : JSON.stringify(value);
+}
+
+/**
+ * The text from line `fromLine` on, at most MAX_TEXT_CHARS characters of whole lines; a part that
+ * stops early ends with a note saying which lines it holds and where the next part starts.
+ */
+export function textPart(whole: string, fromLine: number, skillPath: string): string {
+  const lines = whole.split('\n');
+  if (fromLine > lines.length) throw new ToolInputError(`fromLine ${fromLine} is past the end: the skill has ${lines.length} lines`);
+  const start = lines.slice(0, fromLine - 1).reduce((n, l) => n + l.length + 1, 0);
+  if (whole.length - start <= MAX_TEXT_CHARS) return whole.slice(start);
+  let end = start;
+  let line = fromLine - 1;
+  // Whole lines while they fit; a single line longer than the cap is cut at the cap.
+  while (line < lines.length && end + lines[line]!.length + 1 - start <= MAX_TEXT_CHARS) end += lines[line++]!.length + 1;
+  if (line === fromLine - 1) {
+    end = start + MAX_TEXT_CHARS;
+    line = fromLine;
+  }
+  return `${whole.slice(start, end)}\n[skillc: lines ${fromLine}–${line} of ${lines.length}; call get_skill_bundle with {"skill": ${JSON.stringify(skillPath)}, "fromLine": ${line + 1}} for the rest]\n`;
 }
 
 /** What an agent reads for a skill: its bundle, or the notice that withholds a flagged skill's steps. */
@@ -226,11 +301,11 @@ export function skillText(served: ServedDist, skill: ServedSkill): string {
 
 /** A contract's readable text and JSON record, by id (looked up in the dist's contracts, never used as a path unchecked). */
 export function readContract(served: ServedDist, asked: string): { id: string; markdown: string; contract: Record<string, unknown> } {
-  const id = asked.replace(/^contract:/, '');
+  const id = asked.replace(/^contract:(\/\/)?/, '').replace(/[?#].*$/s, '');
   if (!served.contracts.includes(id)) {
-    const near = closestNames(id, served.contracts);
+    const near = id.length <= ECHOED_CHARS ? closestNames(id, served.contracts) : [];
     const hint = near.length > 0 ? `; did you mean ${near.join(', ')}?` : served.contracts.length === 0 ? '; this library has no contracts' : `; it has ${served.contracts.length}, e.g. ${served.contracts.slice(0, 3).join(', ')}`;
-    throw new ToolInputError(`no contract ${JSON.stringify(id)} in the library${hint}`);
+    throw new ToolInputError(`no contract ${echo(id)} in the library${hint}`);
   }
   const markdown = readDistText(served.dist, `contracts/${id}.md`, 'contract', id);
   const json = readDistText(served.dist, `contracts/${id}.json`, 'contract', id);

@@ -139,6 +139,25 @@ describe('HTTP front', () => {
     }
   });
 
+  it('off loopback, accepts IP literals and --allow-host names but refuses other names (DNS rebinding) and foreign origins', async () => {
+    const handle = openServedDist(cliDist);
+    const front = await startHttpFront(() => createMcpServer(handle), { host: '0.0.0.0', port: 0, allowedHosts: ['skills.internal'] });
+    try {
+      const port = new URL(front.url).port;
+      const at = `http://127.0.0.1:${port}/mcp`;
+      const status = async (host: string, origin?: string) => (await request('POST', at, { ...JSON_HEADERS, host, ...(origin ? { origin } : {}) }, INIT)).status;
+      expect(await status(`10.1.2.3:${port}`)).toBe(200);
+      expect(await status(`[fd00::1]:${port}`)).toBe(200);
+      expect(await status(`skills.internal:${port}`)).toBe(200);
+      expect(await status(`evil.example:${port}`)).toBe(403);
+      expect(await status(`10.1.2.3:${port}`, 'https://evil.example')).toBe(403);
+      expect(await status(`10.1.2.3:${port}`, `http://10.1.2.3:${port}`)).toBe(200);
+    } finally {
+      await front.close();
+      handle.close();
+    }
+  });
+
   it('says why it cannot listen: exit 2 on a port in use', async () => {
     const blocker = http.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildQueryFixtures, skillc } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/tmp.js';
 import { loadServedDist, openServedDist, ServeError, type ServedDist } from '../../src/serve/served-dist.js';
-import { findSkill, listPage, readContract, runTool, SERVE_TOOLS, ToolInputError } from '../../src/serve/tools.js';
+import { findSkill, listPage, MAX_TEXT_CHARS, readContract, runTool, SERVE_TOOLS, textPart, ToolInputError, type ServeTool } from '../../src/serve/tools.js';
+import { readDistText } from '../../src/query/hydrate.js';
 import { boundedEditDistance, closestNames } from '../../src/text/edit-distance.js';
 
 let cliDist: string;
@@ -61,12 +62,68 @@ describe('lookup', () => {
     expect(readContract(served, 'git-clone-url').contract).toHaveProperty('call_sites');
   });
 
-  it('a tool error names the tool and the problem; a programming error is not swallowed', async () => {
+  it('accepts the ways answers name a skill: a skill:// URI, a Source: path, a listed bundle', () => {
+    for (const asked of ['skill://db-backup', 'skill://db-backup?x=1#y', 'skills/db-backup/SKILL.md', 'db-backup/SKILL.md']) expect(findSkill(served, asked).path, asked).toBe('db-backup');
+    const rewritten = served.skills.find((s) => s.node.bundle.startsWith('bundles/'))!;
+    expect(findSkill(served, rewritten.node.bundle).path).toBe(rewritten.path);
+  });
+
+  it('a tool error names the tool and the problem, echoes at most 200 characters of the argument; a programming error is not swallowed', async () => {
+    const handle = openServedDist(cliDist);
     const tool = SERVE_TOOLS.find((t) => t.name === 'get_skill_bundle')!;
-    const r = await runTool(tool, () => served, { skill: 'db-bakup' });
+    const r = await runTool(tool, handle, { skill: 'db-bakup' });
     expect(r.isError).toBe(true);
     expect(r.content[0]).toEqual({ type: 'text', text: 'get_skill_bundle: no skill "db-bakup" in the library; did you mean db-backup?' });
-    await expect(runTool({ ...tool, handler: () => { throw new TypeError('bug'); } }, () => served, {})).rejects.toThrow(TypeError);
+    const long = await runTool(tool, handle, { skill: 'x'.repeat(4000) });
+    expect((long.content[0] as { text: string }).text.length).toBeLessThan(400);
+    expect((long.content[0] as { text: string }).text).toMatch(/… \(4000 characters\)/);
+    await expect(runTool({ ...tool, handler: () => { throw new TypeError('bug'); } }, handle, {})).rejects.toThrow(TypeError);
+    handle.close();
+  });
+
+  it('runs a call again when a build replaced the dist under it, instead of blaming the dist', async () => {
+    const dir = scratchDir('serve-midcall');
+    const dist = path.join(dir, 'dist');
+    fs.cpSync(cliDist, dist, { recursive: true });
+    const handle = openServedDist(dist);
+    let calls = 0;
+    const reader: ServeTool = {
+      name: 'read_first', title: '', description: '', inputSchema: {},
+      handler(s) {
+        // The first call's index is the old build's; the build replaces the dist while it runs.
+        if (calls++ === 0) expect(skillc(['build', 'test/fixtures/retrieval', '-o', dist, '-q', '--force']).code).toBe(0);
+        return { content: [{ type: 'text', text: readDistText(s.dist, s.skills[0]!.node.bundle, 'bundle', s.skills[0]!.path) }] };
+      },
+    };
+    const r = await runTool(reader, handle, {});
+    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+    expect(calls).toBe(2);
+    expect(handle.current().skills.map((x) => x.path)).not.toContain('db-backup');
+    handle.close();
+  });
+});
+
+describe('long skills come in parts', () => {
+  it('cuts at whole lines under the cap, says where the next part starts, and the parts make up the whole', () => {
+    const whole = Array.from({ length: 30_000 }, (_, i) => `line ${i} ${'x'.repeat(90)}`).join('\n');
+    const parts: string[] = [];
+    let from = 1;
+    for (;;) {
+      const part = textPart(whole, from, 'big');
+      const note = /\n\[skillc: lines (\d+)–(\d+) of 30000; call get_skill_bundle with \{"skill": "big", "fromLine": (\d+)\} for the rest\]\n$/.exec(part);
+      expect(part.length).toBeLessThanOrEqual(MAX_TEXT_CHARS + 200);
+      if (!note) {
+        parts.push(part);
+        break;
+      }
+      expect(Number(note[1])).toBe(from);
+      parts.push(part.slice(0, note.index));
+      from = Number(note[3]);
+    }
+    expect(parts.length).toBe(Math.ceil(whole.length / MAX_TEXT_CHARS));
+    expect(parts.join('')).toBe(whole);
+    expect(() => textPart(whole, 30_001, 'big')).toThrow(/past the end/);
+    expect(textPart('short\ntext', 2, 's')).toBe('text');
   });
 });
 
