@@ -1,5 +1,5 @@
 /**
- * Retrieval as a library (for `skillc query` and, later, an MCP server): `openRetriever(dist)`
+ * Retrieval as a library (for `skillc query` and the MCP server `skillc serve`): `openRetriever(dist)`
  * loads dist/graph.json once; each `query()` ranks, hydrates under the budget and returns plain
  * data that the formatters in render.ts turn into markdown or JSON.
  */
