@@ -62,7 +62,14 @@ export function extractRequest(cluster: Cluster, members: readonly MemberUnit[],
 }
 
 export type GroundedDraft =
-  | { readonly kind: 'contract'; readonly contract: Contract; readonly dropped: readonly string[] }
+  | {
+      readonly kind: 'contract';
+      readonly contract: Contract;
+      /** Templates of the reply left out: grounded in fewer than two member units. */
+      readonly dropped: readonly string[];
+      /** Text of the reply left out because words of it are in no member unit (each one an SKC705). */
+      readonly unsupported: readonly string[];
+    }
   | { readonly kind: 'declined'; readonly failure: ExtractionFailure }
   | { readonly kind: 'rejected'; readonly reason: string };
 
@@ -71,15 +78,15 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
     return { kind: 'declined', failure: { cluster: cluster.id, reason: `the model declined: ${collapse(reply.reason) || 'no reason given'}` } };
   }
   const fallback = deterministic && !('reason' in deterministic) ? deterministic : undefined;
-  const dropped: string[] = [];
+  const unsupported: string[] = [];
   const vocabulary = groundingVocabulary(members, fallback);
   /** The words of a model text that no member unit holds (empty: the text is supported). */
-  const unsupported = (text: string): string[] => [...new Set(groundingTokens(text).filter((t) => !vocabulary.has(t.stem)).map((t) => t.word))];
-  const drop = (what: string, text: string, missing: readonly string[]) => dropped.push(`${what} ${JSON.stringify(text.slice(0, 120))} (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''} not in the passages)`);
+  const missingWords = (text: string): string[] => [...new Set(groundingTokens(text).filter((t) => !vocabulary.has(t.stem)).map((t) => t.word))];
+  const drop = (what: string, text: string, missing: readonly string[]) => unsupported.push(`${what} ${JSON.stringify(text.slice(0, 120))} (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''} not in the passages)`);
 
   let trigger = collapse(reply.trigger).slice(0, 200);
   if (trigger === '') return { kind: 'rejected', reason: 'the trigger is empty' };
-  const triggerMissing = unsupported(trigger);
+  const triggerMissing = missingWords(trigger);
   if (triggerMissing.length > 0) {
     if (!fallback) return { kind: 'rejected', reason: `the trigger ${JSON.stringify(trigger)} is not supported by the passages (${triggerMissing.slice(0, 5).join(', ')})` };
     drop('trigger', trigger, triggerMissing);
@@ -93,6 +100,7 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
   const templates: ActionTemplate[] = [];
   /** Templates of fenced code with an instance in a shell block: their program is a tool. */
   const shellTemplates: string[] = [];
+  const dropped: string[] = [];
   for (const raw of reply.templates) {
     const template = raw.trim();
     if (template === '') continue;
@@ -132,7 +140,7 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
   const prose = members.map((m) => proseOf(m.unit));
   const effects = new Map<string, SideEffect>(reply.side_effects.map((s) => {
     const evidence = collapse(s.evidence).slice(0, 200);
-    const missing = unsupported(evidence);
+    const missing = missingWords(evidence);
     if (missing.length > 0) drop(`side effect ${s.kind} evidence`, evidence, missing);
     return [s.kind, { kind: s.kind, sinks: [], evidence: missing.length > 0 || evidence === '' ? 'model' : `model: ${evidence}` }];
   }));
@@ -142,13 +150,14 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
   return {
     kind: 'contract',
     dropped,
+    unsupported,
     contract: {
       id: '',
       cluster: cluster.id,
       trigger,
       input_schema: reply.input_schema.map((f) => groundedField(f, 'input', fallback?.input_schema)),
       output_schema: reply.output_schema.filter((f) => {
-        const missing = unsupported(f.name.replace(/_/g, ' '));
+        const missing = missingWords(f.name.replace(/_/g, ' '));
         if (missing.length > 0) drop('output', f.name, missing);
         return missing.length === 0;
       }).map((f) => groundedField(f, 'output', fallback?.output_schema)),
@@ -166,7 +175,7 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
   /** A field with the model's description if the passages support it, else the deterministic field's (or none). */
   function groundedField(f: FieldSpec, side: 'input' | 'output', own: readonly FieldSpec[] | undefined): FieldSpec {
     let description = collapse(f.description).slice(0, 300);
-    const missing = unsupported(description);
+    const missing = missingWords(description);
     if (missing.length > 0) {
       drop(`${side} ${f.name} description`, description, missing);
       description = own?.find((g) => g.name === f.name)?.description ?? '';
@@ -176,7 +185,7 @@ export function groundReply(reply: ExtractReply, cluster: Cluster, members: read
 
   function groundedConditions(list: readonly string[], what: string): string[] {
     const kept = [...new Set(list.map((s) => collapse(s).slice(0, 300)).filter((s) => s !== ''))].filter((c) => {
-      const missing = unsupported(c);
+      const missing = missingWords(c);
       if (missing.length > 0) drop(what, c, missing);
       return missing.length === 0;
     });
@@ -191,7 +200,13 @@ interface GroundingToken {
 }
 
 function groundingTokens(text: string): GroundingToken[] {
-  return words(text).filter((w) => /^[0-9]+$/.test(w) || isContentWord(w)).map((w) => ({ word: w, stem: /^[0-9]+$/.test(w) ? w : stem(w) }));
+  const out: GroundingToken[] = [];
+  for (const w of words(text)) {
+    // isContentWord leaves numbers out; here they count (`777` is what makes `chmod -R 777` risky).
+    if (/^[0-9]+$/.test(w)) out.push({ word: w, stem: w });
+    else if (isContentWord(w)) out.push({ word: w, stem: stem(w) });
+  }
+  return out;
 }
 
 /**

