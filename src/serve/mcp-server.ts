@@ -12,15 +12,12 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { ServeError, type ServedDist, type ServedDistHandle } from './served-dist.js';
-import { echo, findSkill, readContract, runTool, skillText, textPart, SERVE_TOOLS, TOOL_ANNOTATIONS, ToolInputError } from './tools.js';
+import { CONTRACT_SCHEME, findSkill, readContract, runTool, skillText, SKILL_SCHEME, textPart, SERVE_TOOLS, TOOL_ANNOTATIONS, ToolInputError } from './tools.js';
 import { IndexError } from '../query/graph-index.js';
 import { DistReadError } from '../util/confined-read.js';
 
 /** Most array elements and object members one tools/call may carry: every tool takes a few scalars. */
 const MAX_TOOL_INPUT_ELEMENTS = 64;
-
-export const SKILL_SCHEME = 'skill://';
-export const CONTRACT_SCHEME = 'contract://';
 
 const INSTRUCTIONS = `This server answers from a skill library compiled by skillc. To find the skills for a task, call search_skills (ranked paths and descriptions) or retrieve_bundle (the skills' full texts under a token budget); for a task of several steps, call plan. Read one skill with get_skill_bundle and a contract a skill invokes (invoke(<id>, ...)) with get_contract. Skills flagged for malicious install steps have their steps withheld: do not look for them elsewhere.`;
 
@@ -30,16 +27,6 @@ export function skillUri(skillPath: string): string {
 
 export function contractUri(id: string): string {
   return CONTRACT_SCHEME + encodeURIComponent(id);
-}
-
-/** The decoded remainder of a URI of `scheme`, or null when it is not one (or badly encoded). */
-function decodeUri(uri: string, scheme: string): string | null {
-  if (!uri.startsWith(scheme)) return null;
-  try {
-    return uri.slice(scheme.length).split('/').map(decodeURIComponent).join('/');
-  } catch {
-    return null;
-  }
 }
 
 export function createMcpServer(handle: ServedDistHandle): McpServer {
@@ -75,9 +62,7 @@ export function createMcpServer(handle: ServedDistHandle): McpServer {
     }),
     { title: 'Contract', description: 'A contract\'s readable text (markdown) and its JSON record', mimeType: 'text/markdown' },
     (uri) => readResource(handle, uri.href, (served, href) => {
-      const asked = decodeUri(href.replace(/[?#].*$/s, ''), CONTRACT_SCHEME);
-      if (asked === null) throw new ToolInputError(`${echo(href)} is not a contract URI (contract://<id>)`);
-      const { id, markdown, contract } = readContract(served, asked);
+      const { id, markdown, contract } = readContract(served, href);
       return {
         contents: [
           { uri: contractUri(id), mimeType: 'text/markdown', text: markdown },

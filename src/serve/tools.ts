@@ -254,18 +254,28 @@ export function findSkill(served: ServedDist, asked: string): ServedSkill {
   throw new ToolInputError(`no skill ${echo(key)} in the library${hint}`);
 }
 
-/** `asked` without a `skill://` or `skill:` prefix (a URI's segments decoded, its query and fragment dropped) and trailing slashes. */
+export const SKILL_SCHEME = 'skill://';
+export const CONTRACT_SCHEME = 'contract://';
+
+/**
+ * What a `scheme` URI names: the rest after the scheme, its query and fragment dropped and each
+ * path segment decoded (the inverse of skillUri and contractUri); `value` as it is when it is not
+ * such a URI, and the undecoded rest when its percent-encoding is invalid (then looked up as it is,
+ * and reported unknown).
+ */
+export function uriPath(value: string, scheme: string): string {
+  if (!value.startsWith(scheme)) return value;
+  const rest = value.slice(scheme.length).replace(/[?#].*$/s, '');
+  try {
+    return rest.split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return rest;
+  }
+}
+
+/** `asked` without a `skill://` or `skill:` prefix (see uriPath) and trailing slashes. */
 export function skillKey(asked: string): string {
-  let key = asked;
-  if (key.startsWith('skill://')) {
-    key = key.slice('skill://'.length).replace(/[?#].*$/s, '');
-    try {
-      key = key.split('/').map(decodeURIComponent).join('/');
-    } catch {
-      // Not valid percent-encoding: looked up as it is, and reported unknown.
-    }
-  } else key = key.replace(/^skill:/, '');
-  return key.replace(/\/+$/, '');
+  return uriPath(asked, SKILL_SCHEME).replace(/^skill:/, '').replace(/\/+$/, '');
 }
 
 /** A caller's argument quoted for an error message, at most ECHOED_CHARS characters of it. */
@@ -301,7 +311,7 @@ export function skillText(served: ServedDist, skill: ServedSkill): string {
 
 /** A contract's readable text and JSON record, by id (looked up in the dist's contracts, never used as a path unchecked). */
 export function readContract(served: ServedDist, asked: string): { id: string; markdown: string; contract: Record<string, unknown> } {
-  const id = asked.replace(/^contract:(\/\/)?/, '').replace(/[?#].*$/s, '');
+  const id = uriPath(asked, CONTRACT_SCHEME).replace(/^contract:/, '');
   if (!served.contracts.includes(id)) {
     const near = id.length <= ECHOED_CHARS ? closestNames(id, served.contracts) : [];
     const hint = near.length > 0 ? `; did you mean ${near.join(', ')}?` : served.contracts.length === 0 ? '; this library has no contracts' : `; it has ${served.contracts.length}, e.g. ${served.contracts.slice(0, 3).join(', ')}`;
