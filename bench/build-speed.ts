@@ -18,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { skillFiles } from './skill-files.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -49,19 +50,6 @@ const show = (label: string, rs: readonly Run[]) => {
   console.log(`${label}: median ${median(rs.map((r) => r.secs)).toFixed(2)} s (runs ${rs.map((r) => r.secs.toFixed(2)).join(', ')}), peak RSS median ${median(rs.map((r) => r.rssMb))} MB (max ${Math.max(...rs.map((r) => r.rssMb))} MB)`);
   return median(rs.map((r) => r.secs));
 };
-
-function skillFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && e.name === 'SKILL.md') out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 const bytesOf = (files: readonly string[]) => files.reduce((a, f) => a + fs.statSync(f).size, 0);
 

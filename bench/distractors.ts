@@ -19,6 +19,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { skillFiles } from './skill-files.js';
 
 const [outArg, corporaArg] = process.argv.slice(2);
 if (!outArg) {
@@ -38,16 +39,7 @@ const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync
 
 /** Folders holding a SKILL.md under `dir`, sorted; symbolic links are not followed. */
 function skillFolders(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && e.name === 'SKILL.md') found.push(d);
-    }
-  };
-  walk(dir);
-  return found;
+  return skillFiles(dir).map((f) => path.dirname(f));
 }
 
 /** The .md files of one skill folder, recursively, relative to it (nested skills are their own). */
