@@ -36,7 +36,7 @@ const retriever = openRetriever(dist);
 const parents = readParents(dist);
 const shaOf = new Map(parents.map((p) => [p.path, p.sha256]));
 const bm25 = plainBm25(parents.map((p) => ({ path: p.path, text: rawText(p) })));
-const ordering = retriever.index.doc.edges.filter((e) => e.type === 'dep' || e.type === 'wf');
+const ordering = retriever.index.edges.filter((e) => e.type === 'dep' || e.type === 'wf');
 
 const sums = { recall: 0, size: 0, precision: 0, listRecall: 0, bm25Recall: 0, pairs: 0, inOrder: 0, empty: 0 };
 const times: number[] = [];

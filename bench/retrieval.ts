@@ -19,7 +19,7 @@
  */
 import path from 'node:path';
 import { openRetriever } from '../src/query/retriever.js';
-import { indexOf } from '../src/query/graph-index.js';
+import { indexOf, readGraphDocument } from '../src/query/graph-index.js';
 import { rank } from '../src/query/rank.js';
 import { plainBm25 } from './plain-bm25.js';
 import { benchArgs, rawText, readParents, readQuerySet } from './query-set.js';
@@ -46,7 +46,7 @@ const unknown = rows.flatMap((r) => r.gold.filter((g) => !shaOf.has(g)));
 if (unknown.length > 0) console.warn(`warning: ${unknown.length} gold paths are not in ${dist} (e.g. ${unknown[0]}); they count as misses`);
 
 type Ranker = (q: string) => string[];
-const doc = retriever.index.doc;
+const doc = readGraphDocument(dist);
 const noGraph = indexOf(dist, { ...doc, edges: [] });
 const noSem = indexOf(dist, { ...doc, edges: doc.edges.filter((e) => e.type !== 'sem') });
 const bm25 = plainBm25(parents.map((p) => ({ path: p.path, text: rawText(p) })));

@@ -89,7 +89,7 @@ export const MANIFEST_SCHEMA_VERSION = 2;
  * Every name a build writes at the top of dist/. A folder holding anything else was not (only)
  * written by skillc, so it is never replaced without --force.
  */
-export const DIST_ENTRIES: ReadonlySet<string> = new Set(['skills', 'bundles', 'contracts', 'passages', 'passages.json', 'graph.json', 'refactored_library.json', 'parents.json', 'candidates.json', 'report.json', 'report.md', 'diagnostics.json', 'manifest.json']);
+export const DIST_ENTRIES: ReadonlySet<string> = new Set(['skills', 'bundles', 'contracts', 'passages', 'passages.json', 'graph.json', 'index', 'refactored_library.json', 'parents.json', 'candidates.json', 'report.json', 'report.md', 'diagnostics.json', 'manifest.json']);
 
 export function manifestDocument(ir: BuildIR, options: Readonly<Record<string, string | number | boolean>>): unknown {
   return { format: DIST_FORMAT, schemaVersion: MANIFEST_SCHEMA_VERSION, tool: { name: TOOL_NAME, version: TOOL_VERSION }, options, inputs: ir.source.inputs };

@@ -19,6 +19,7 @@ import { roundTo } from '../util/round.js';
 import { unitIndex } from '../passes/extract.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { jsonArtifact, type Artifact } from './json-artifact.js';
+import { CORE_FILE, encodeQueryIndex, NODES_FILE, POSTINGS_FILE } from '../graph/query-index.js';
 import { buildGraph, type ParentHydration } from '../graph/build-graph.js';
 import type { MemoTable } from '../cache/memo.js';
 import { sha256 } from '../util/hash.js';
@@ -133,7 +134,11 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, tokenCount
     }
   }
 
-  artifacts.push(jsonArtifact('graph.json', 'graph', buildGraph(ir, hydration), 0));
+  const graph = buildGraph(ir, hydration);
+  artifacts.push(jsonArtifact('graph.json', 'graph', graph, 0));
+  // The same graph encoded for a query's cold start: what every query reads, and the rest by byte range.
+  const index = encodeQueryIndex(graph);
+  artifacts.push(jsonArtifact(CORE_FILE, 'query-index', index.core, 0), { path: NODES_FILE, content: index.nodes }, { path: POSTINGS_FILE, content: index.postings });
   if (ir.passages) artifacts.push(...passageArtifacts(ir, count));
   if (!ir.callSites || !ir.profiles) return { artifacts, stats: null, callSitesByContract };
 

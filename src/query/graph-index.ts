@@ -1,83 +1,317 @@
 /**
- * dist/graph.json loaded for querying: the document plus what every query needs and no query
- * changes (node lookup, the typed transition operator, average field lengths). Built once per
- * process; the postings stay as parsed and are read per query term.
+ * The graph index loaded for querying, from the dist's query index (dist/index/, graph/query-index.ts):
+ * what every query needs and no query changes (node ids, field lengths, the typed transition
+ * operator, average field lengths) is read at load from core.json; a term's postings and a node's
+ * record are read from their files, by byte range, the first time a query asks for them, and kept.
+ * A cold query so reads about a tenth of the bytes graph.json holds.
  *
- * The file is read through util/confined-read (size-capped, inside the dist) and its structure is
- * checked at load, cheaply (one pass over nodes, edges and the lexicon's arrays, not a schema
- * validation): everything a query indexes by or divides by must be there and be finite, so that a
- * damaged or hand-edited index fails here with an IndexError naming the problem instead of
- * crashing, looping or answering nonsense later. Postings are checked per term when first decoded
- * (rank.ts), since a query reads only a few of them.
+ * Every file is read through util/confined-read (size-capped, inside the dist) and checked, cheaply:
+ * core.json at load (one pass over its arrays, not a schema validation), a record or a block of
+ * postings when it is read. Everything a query indexes by or divides by must be there and be
+ * finite, so that a damaged or hand-edited index fails with an IndexError naming the problem
+ * instead of crashing, looping or answering nonsense later.
+ *
+ * `indexOf(dist, doc)` makes the same index from a GraphDocument held in memory (tests and benches
+ * that vary a graph), through the same checks.
  */
 import path from 'node:path';
-import { EDGE_TYPES, FIELDS, GRAPH_SCHEMA_VERSION, type EdgeType, type GraphDocument, type ParentNode } from '../graph/types.js';
-import { DistReadError, MAX_INDEX_BYTES, readDistFile } from '../util/confined-read.js';
+import { EDGE_TYPES, FIELDS, type EdgeType, type GraphDocument, type GraphNode, type ParentNode, type RetrievalParameters } from '../graph/types.js';
+import { compareStrings, CORE_FILE, encodeQueryIndex, NODES_FILE, POSTINGS_FILE, QUERY_INDEX_VERSION, type QueryIndexCore } from '../graph/query-index.js';
+import { decodePostings } from '../graph/lexicon.js';
+import { DistReadError, MAX_INDEX_BYTES, readDistFile, readDistRange } from '../util/confined-read.js';
 
 export class IndexError extends Error {}
 
-/** One row of the transition operator: where a node's mass goes, and along which relation. */
-export interface Transition {
-  readonly to: number;
-  readonly p: number;
+/**
+ * The transition operator T as compressed rows: node u's mass goes to to[j] with probability p[j]
+ * for j in start[u]..start[u + 1], along relation EDGE_TYPES[type[j]], backwards when reverse[j].
+ * Rows sum to 1 (a node without edges keeps its mass: a self-loop). inStart/inRow list, per target
+ * v, the transitions into it (as indexes j, and their source row u in inFrom).
+ */
+export interface TransitionOperator {
+  readonly start: Int32Array;
+  readonly to: Int32Array;
+  readonly p: Float64Array;
+  readonly type: Uint8Array;
+  readonly reverse: Uint8Array;
+  readonly inStart: Int32Array;
+  readonly inRow: Int32Array;
+  readonly inFrom: Int32Array;
+}
+
+/** An edge as a plan reads it: its ends by node id, and its first evidence's detail. */
+export interface QueryEdge {
+  readonly from: string;
+  readonly to: string;
   readonly type: EdgeType;
-  readonly reverse: boolean;
+  readonly weight: number;
+  readonly detail: string;
 }
 
 export interface GraphIndex {
   readonly dist: string;
-  readonly doc: GraphDocument;
-  readonly parentOfDoc: readonly ParentNode[];
-  readonly avgLength: readonly number[];
-  /** Row-stochastic: transitions[u] sums to 1 (a node without edges keeps its mass: a self-loop). */
-  readonly transitions: readonly (readonly Transition[])[];
-  /** The same operator by target: incoming[v] lists (source u, probability) for T[u→v]. */
-  readonly incoming: readonly (readonly { readonly from: number; readonly t: Transition }[])[];
+  readonly tokenizer: string;
+  readonly parameters: RetrievalParameters;
+  /** Node ids, in graph.json's order. */
+  readonly nodeIds: readonly string[];
   readonly nodeIndex: ReadonlyMap<string, number>;
+  /** The lexicon's documents (parents), as node indexes, and their field lengths and body norms. */
+  readonly docs: readonly number[];
+  readonly lengths: readonly (readonly number[])[];
+  readonly norms: readonly number[];
+  readonly avgLength: readonly number[];
+  readonly operator: TransitionOperator;
+  readonly edges: readonly QueryEdge[];
+  /** Node i's record (read when first asked for). */
+  node(i: number): GraphNode;
+  /** Document d's skill node. */
+  parent(d: number): ParentNode;
+  /** A term's (document, field, tf) triples; empty when no skill holds the term. */
+  postings(term: string): Int32Array;
+  /** Every node's record (a server's skill list): reads them all. */
+  allNodes(): readonly GraphNode[];
+  /**
+   * Reads every record and every term's postings now, each file whole (a long-lived server): later
+   * queries then read no index file, so a rebuild that replaces the dist cannot reach them halfway.
+   */
+  preload(): void;
 }
 
 /**
- * PPR iterations a graph.json may ask for. The build writes 50; each costs a pass over every edge,
+ * PPR iterations an index may ask for. The build writes 50; each costs a pass over every edge,
  * so an edited index asking for billions would hang every query.
  */
 export const MAX_PPR_ITERATIONS = 1000;
 
-export function loadGraphIndex(dist: string): GraphIndex {
-  const file = path.join(dist, 'graph.json');
-  let text: string;
-  try {
-    text = readDistFile(dist, 'graph.json', { maxBytes: MAX_INDEX_BYTES }).toString('utf8');
-  } catch (err) {
-    if (err instanceof DistReadError) {
-      throw new IndexError(err.problem === 'missing' ? `${dist} has no graph.json: build the library first (skillc build <library> -o ${dist})` : err.message);
-    }
-    throw new IndexError(`cannot read ${file}: ${(err as Error).message}`);
-  }
-  let doc: GraphDocument;
-  try {
-    doc = JSON.parse(text) as GraphDocument;
-  } catch (err) {
-    throw new IndexError(`${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  // A full schema check costs more than the query; the version and shape are what can differ.
-  if (doc?.schemaVersion !== GRAPH_SCHEMA_VERSION || !Array.isArray(doc.nodes) || !Array.isArray(doc.edges) || !doc.lexicon || doc.lexicon.lengths?.length !== FIELDS.length) {
-    throw new IndexError(`${file} is not a graph index of schema version ${GRAPH_SCHEMA_VERSION}; rebuild the library with this skillc`);
-  }
-  checkStructure(file, doc);
-  return indexOf(dist, doc);
+/** Where an index's records and postings come from: its files, or a document in memory. */
+interface IndexSource {
+  /** The file a problem is reported against. */
+  readonly coreName: string;
+  readonly nodesName: string;
+  readonly postingsName: string;
+  record(i: number): unknown;
+  /** The encoded postings of `term`, undefined when the index holds no such term. */
+  encodedPostings(term: string): string | undefined;
+  allRecords(): unknown[];
+  /** Every term of the index with its encoded postings. */
+  allPostings(): Iterable<[string, string]>;
 }
 
-/** The cheap structural checks described above; the first problem found is an IndexError. */
-function checkStructure(file: string, doc: GraphDocument): void {
+export function loadGraphIndex(dist: string): GraphIndex {
+  const coreName = path.join(dist, CORE_FILE);
+  let text: string;
+  try {
+    text = readDistFile(dist, CORE_FILE, { maxBytes: MAX_INDEX_BYTES }).toString('utf8');
+  } catch (err) {
+    if (err instanceof DistReadError) {
+      throw new IndexError(err.problem === 'missing' ? `${dist} has no ${CORE_FILE}: build the library first, with this skillc (skillc build <library> -o ${dist})` : err.message);
+    }
+    throw new IndexError(`cannot read ${coreName}: ${(err as Error).message}`);
+  }
+  let core: QueryIndexCore;
+  try {
+    core = JSON.parse(text) as QueryIndexCore;
+  } catch (err) {
+    throw new IndexError(`${coreName} is not valid JSON: ${(err as Error).message}`);
+  }
+  checkCore(coreName, core);
+  return fromCore(dist, core, fileSource(dist, core));
+}
+
+/** graph.json whole, for tools that vary a graph and index it with indexOf (benches, tests); unchecked. */
+export function readGraphDocument(dist: string): GraphDocument {
+  try {
+    return JSON.parse(readDistFile(dist, 'graph.json', { maxBytes: MAX_INDEX_BYTES }).toString('utf8')) as GraphDocument;
+  } catch (err) {
+    throw new IndexError(`cannot read ${path.join(dist, 'graph.json')}: ${(err as Error).message}`);
+  }
+}
+
+/** The index of a graph held in memory, as the build would write it. */
+export function indexOf(dist: string, doc: GraphDocument): GraphIndex {
+  const { core } = encodeQueryIndex(doc);
+  checkCore(`${path.join(dist, 'graph.json')} (in memory)`, core);
+  const source: IndexSource = {
+    coreName: `${path.join(dist, 'graph.json')} (in memory)`,
+    nodesName: `${path.join(dist, 'graph.json')} (in memory)`,
+    postingsName: `${path.join(dist, 'graph.json')} (in memory)`,
+    record: (i) => doc.nodes[i],
+    encodedPostings: (term) => (Object.hasOwn(doc.lexicon.postings, term) ? doc.lexicon.postings[term] : undefined),
+    allRecords: () => [...doc.nodes],
+    allPostings: () => Object.entries(doc.lexicon.postings),
+  };
+  return fromCore(dist, core, source);
+}
+
+/** The index over a core that checkCore passed. */
+function fromCore(dist: string, core: QueryIndexCore, source: IndexSource): GraphIndex {
+  const nodeIndex = new Map(core.nodes.map((id, i) => [id, i]));
+  const avgLength = core.lengths.map((ls) => (ls.length === 0 ? 0 : ls.reduce((a, b) => a + b, 0) / ls.length));
+  const operator = transitionOperator(core);
+  let edges: QueryEdge[] | undefined;
+  const records = new Map<number, GraphNode>();
+  const postings = new Map<string, Int32Array>();
+  const nDocs = core.docs.length;
+
+  const decode = (term: string, encoded: unknown): Int32Array => {
+    const list = typeof encoded === 'string' ? decodePostings(encoded) : undefined;
+    if (!list || !wellFormed(list, nDocs)) throw new IndexError(`${source.postingsName} has malformed postings for the term '${term}'; rebuild the library with this skillc`);
+    postings.set(term, list);
+    return list;
+  };
+  const node = (i: number): GraphNode => {
+    let n = records.get(i);
+    if (!n) records.set(i, (n = checkedNode(source.nodesName, source.record(i), core.nodes[i]!)));
+    return n;
+  };
+  return {
+    dist,
+    tokenizer: core.tokenizer,
+    parameters: core.parameters,
+    nodeIds: core.nodes,
+    nodeIndex,
+    docs: core.docs,
+    lengths: core.lengths,
+    norms: core.norms,
+    avgLength,
+    operator,
+    // Built on first use: a plain query never reads an edge's ends by id.
+    get edges() {
+      return (edges ??= core.edges.from.map((from, i) => ({
+        from: core.nodes[from]!,
+        to: core.nodes[core.edges.to[i]!]!,
+        type: EDGE_TYPES[core.edges.type[i]!]!,
+        weight: core.edges.weight[i]!,
+        detail: core.edges.detail[i]!,
+      })));
+    },
+    node,
+    parent(d) {
+      const n = node(core.docs[d]!);
+      if (n.kind !== 'parent') throw new IndexError(`${source.nodesName} has lexicon document ${d} naming node ${n.id}, which is not a skill node; rebuild the library with this skillc`);
+      return n;
+    },
+    // Only terms of the lexicon are kept, so the cache never outgrows the index whatever the queries.
+    postings(term) {
+      let list = postings.get(term);
+      if (list) return list;
+      const encoded = source.encodedPostings(term);
+      return encoded === undefined ? NO_POSTINGS : decode(term, encoded);
+    },
+    allNodes() {
+      const all = source.allRecords();
+      if (all.length !== core.nodes.length) throw new IndexError(`${source.nodesName} holds ${all.length} records for ${core.nodes.length} nodes; rebuild the library with this skillc`);
+      all.forEach((r, i) => records.has(i) || records.set(i, checkedNode(source.nodesName, r, core.nodes[i]!)));
+      return core.nodes.map((_, i) => records.get(i)!);
+    },
+    preload() {
+      this.allNodes();
+      for (const [term, encoded] of source.allPostings()) if (!postings.has(term)) decode(term, encoded);
+    },
+  };
+}
+
+const NO_POSTINGS = new Int32Array(0);
+
+/** Records and postings read from index/nodes.jsonl and index/postings.txt by byte range. */
+function fileSource(dist: string, core: QueryIndexCore): IndexSource {
+  const nodesName = path.join(dist, NODES_FILE);
+  const postingsName = path.join(dist, POSTINGS_FILE);
+  const read = (rel: string, name: string, from: number, to: number): string => {
+    try {
+      return readDistRange(dist, rel, from, to - from, { maxBytes: MAX_INDEX_BYTES }).toString('utf8');
+    } catch (err) {
+      if (err instanceof DistReadError) throw new IndexError(err.problem === 'missing' ? `${dist} has no ${rel}: rebuild the library with this skillc` : `${err.message}; rebuild the library with this skillc`);
+      throw new IndexError(`cannot read ${name}: ${(err as Error).message}`);
+    }
+  };
+  const parseRecord = (line: string, i: number): unknown => {
+    try {
+      return JSON.parse(line);
+    } catch {
+      throw new IndexError(`${nodesName} has a record for node ${i} (${core.nodes[i]}) that is not JSON; rebuild the library with this skillc`);
+    }
+  };
+  /** Block b of postings.txt, term → encoded postings. */
+  const blocks = new Map<number, Map<string, string>>();
+  const { first, offsets } = core.terms;
+  const block = (b: number, bytes?: Buffer): Map<string, string> => {
+    let terms = blocks.get(b);
+    if (terms) return terms;
+    terms = new Map();
+    const text = bytes ? bytes.subarray(offsets[b]!, offsets[b + 1]!).toString('utf8') : read(POSTINGS_FILE, postingsName, offsets[b]!, offsets[b + 1]!);
+    let previous = '';
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      const tab = line.indexOf('\t');
+      const term = tab < 0 ? '' : line.slice(0, tab);
+      // A block holds its own terms, in order: anything else means offsets and file disagree.
+      if (tab <= 0 || compareStrings(term, previous) <= 0 || compareStrings(term, first[b]!) < 0 || (b + 1 < first.length && compareStrings(term, first[b + 1]!) >= 0)) {
+        throw new IndexError(`${postingsName} does not hold the terms the directory of ${path.join(dist, CORE_FILE)} places in block ${b}; rebuild the library with this skillc`);
+      }
+      terms.set(term, line.slice(tab + 1));
+      previous = term;
+    }
+    blocks.set(b, terms);
+    return terms;
+  };
+  return {
+    coreName: path.join(dist, CORE_FILE),
+    nodesName,
+    postingsName,
+    record: (i) => parseRecord(read(NODES_FILE, nodesName, core.records[i]!, core.records[i + 1]!), i),
+    encodedPostings(term) {
+      // The last block whose first term is at or before `term`.
+      let lo = 0;
+      let hi = first.length - 1;
+      if (hi < 0 || compareStrings(term, first[0]!) < 0) return undefined;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (compareStrings(first[mid]!, term) <= 0) lo = mid;
+        else hi = mid - 1;
+      }
+      return block(lo).get(term);
+    },
+    allRecords() {
+      let text: string;
+      try {
+        text = readDistFile(dist, NODES_FILE, { maxBytes: MAX_INDEX_BYTES }).toString('utf8');
+      } catch (err) {
+        if (err instanceof DistReadError) throw new IndexError(`${err.message}; rebuild the library with this skillc`);
+        throw err;
+      }
+      const lines = text.split('\n');
+      if (lines.at(-1) === '') lines.pop();
+      return lines.map(parseRecord);
+    },
+    *allPostings() {
+      let bytes: Buffer;
+      try {
+        bytes = readDistFile(dist, POSTINGS_FILE, { maxBytes: MAX_INDEX_BYTES });
+      } catch (err) {
+        if (err instanceof DistReadError) throw new IndexError(`${err.message}; rebuild the library with this skillc`);
+        throw err;
+      }
+      if (bytes.length !== offsets.at(-1)) throw new IndexError(`${postingsName} has ${bytes.length} bytes where the directory of ${path.join(dist, CORE_FILE)} expects ${offsets.at(-1)}; rebuild the library with this skillc`);
+      for (let b = 0; b < first.length; b++) yield* block(b, bytes);
+    },
+  };
+}
+
+/** The cheap structural checks of core.json described above; the first problem found is an IndexError. */
+function checkCore(file: string, core: QueryIndexCore): void {
+  if (typeof core !== 'object' || core === null || core.schemaVersion !== QUERY_INDEX_VERSION) {
+    throw new IndexError(`${file} is not a query index of schema version ${QUERY_INDEX_VERSION}; rebuild the library with this skillc`);
+  }
   const fail = (what: string): never => {
     throw new IndexError(`${file} ${what}; rebuild the library with this skillc`);
   };
   const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
-  const isStringList = (x: unknown): boolean => Array.isArray(x) && x.every((v) => typeof v === 'string');
   const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+  const offsetsOk = (xs: unknown, count: number): boolean => Array.isArray(xs) && xs.length === count && xs.every((x, i) => Number.isSafeInteger(x) && x >= (i === 0 ? 0 : xs[i - 1]));
 
   // Parameters: every number the ranking reads, within the range the schema gives it.
-  const P = doc.parameters as unknown;
+  const P = core.parameters as unknown;
   if (!isRecord(P) || !isRecord(P.bm25) || !isRecord(P.bm25.fieldWeights) || !isRecord(P.seeds) || !isRecord(P.ppr) || !isRecord(P.ppr.relationWeights) || !isRecord(P.ppr.reverseWeights) || !isRecord(P.rerank)) {
     return fail('has no complete retrieval parameters');
   }
@@ -102,52 +336,79 @@ function checkStructure(file: string, doc: GraphDocument): void {
     if (!finite(value) || value < min || value > max) fail(`has parameter ${name} = ${String(value)}, outside ${min}..${max}`);
   }
   if (!Number.isInteger(P.seeds.count) || !Number.isInteger(P.ppr.iterations)) fail('has a non-integer seed count or PPR iteration count');
+  if (typeof core.tokenizer !== 'string') fail('names no tokenizer');
 
-  const ids = new Set<string>();
-  for (const [i, node] of (doc.nodes as readonly unknown[]).entries()) {
-    if (!isRecord(node) || typeof node.id !== 'string') return fail(`has node ${i} without a string id`);
-    if (ids.has(node.id)) fail(`has two nodes with id ${node.id}`);
-    ids.add(node.id);
-    if (node.kind === 'contract') continue;
-    if (node.kind !== 'parent') fail(`has node ${node.id} of unknown kind ${String(node.kind)}`);
-    for (const key of ['path', 'name', 'description', 'bundle', 'source'] as const) {
-      if (typeof node[key] !== 'string') fail(`has skill node ${node.id} without a string ${key}`);
-    }
-    // Answers read these lists (plans the contracts a step invokes, hits the flags).
-    for (const key of ['invokes', 'inputs', 'outputs'] as const) {
-      if (!isStringList(node[key])) fail(`has skill node ${node.id} whose ${key} is not a list of strings`);
-    }
-    if (node.flagged !== undefined && !isStringList(node.flagged)) fail(`has skill node ${node.id} whose flagged is not a list of strings`);
-    if (!Number.isSafeInteger(node.tokens) || (node.tokens as number) < 0) fail(`has skill node ${node.id} whose token count is not a whole number ≥ 0`);
-  }
-  for (const [i, edge] of (doc.edges as readonly unknown[]).entries()) {
-    if (!isRecord(edge)) return fail(`has edge ${i} that is not an object`);
-    for (const end of ['from', 'to'] as const) {
-      if (typeof edge[end] !== 'string' || !ids.has(edge[end])) fail(`has edge ${i} (${String(edge.type)}) whose ${end === 'from' ? 'source' : 'target'} ${String(edge[end])} is not a node of the graph`);
-    }
-    if (!EDGE_TYPES.includes(edge.type as EdgeType)) fail(`has edge ${i} of unknown type ${String(edge.type)}`);
-    if (!finite(edge.weight) || edge.weight < 0) fail(`has edge ${i} (${String(edge.from)} → ${String(edge.to)}) with weight ${String(edge.weight)}, not a finite number ≥ 0`);
+  if (!Array.isArray(core.nodes) || !core.nodes.every((id) => typeof id === 'string')) return fail('has node ids that are not a list of strings');
+  const n = core.nodes.length;
+  if (new Set(core.nodes).size !== n) fail('has two nodes with one id');
+  if (!offsetsOk(core.records, n + 1)) fail(`has record offsets that are not ${n + 1} ascending whole numbers`);
+
+  const E = core.edges as unknown;
+  if (!isRecord(E) || !['from', 'to', 'type', 'weight', 'detail'].every((k) => Array.isArray(E[k]))) return fail('has no edge arrays (from, to, type, weight, detail)');
+  const { from, to, type, weight, detail } = core.edges;
+  const m = from.length;
+  if (to.length !== m || type.length !== m || weight.length !== m || detail.length !== m) fail('has edge arrays of different lengths');
+  const isNode = (x: unknown): boolean => Number.isInteger(x) && (x as number) >= 0 && (x as number) < n;
+  for (let i = 0; i < m; i++) {
+    const label = `${i} (${EDGE_TYPES[type[i]!] ?? String(type[i])})`;
+    if (!isNode(from[i])) fail(`has edge ${label} whose source ${String(from[i])} is not a node of the graph`);
+    if (!isNode(to[i])) fail(`has edge ${label} whose target ${String(to[i])} is not a node of the graph`);
+    if (!Number.isInteger(type[i]) || EDGE_TYPES[type[i]!] === undefined) fail(`has edge ${i} of unknown type ${String(type[i])}`);
+    if (!finite(weight[i]) || weight[i]! < 0) fail(`has edge ${label} (${core.nodes[from[i]!]} → ${core.nodes[to[i]!]}) with weight ${String(weight[i])}, not a finite number ≥ 0`);
+    if (typeof detail[i] !== 'string') fail(`has edge ${label} whose detail is not a string`);
   }
 
-  const { docs, lengths, norms, postings } = doc.lexicon as { docs: unknown; lengths: unknown[]; norms: unknown; postings: unknown };
-  if (!Array.isArray(docs) || !Array.isArray(norms) || !isRecord(postings)) return fail('has an incomplete lexicon (docs, norms or postings missing)');
+  const { docs, lengths, norms } = core;
+  if (!Array.isArray(docs) || !Array.isArray(norms) || !Array.isArray(lengths) || lengths.length !== FIELDS.length) return fail('has an incomplete lexicon (docs, lengths or norms missing)');
   for (const [d, node] of docs.entries()) {
-    if (!Number.isInteger(node) || node < 0 || node >= doc.nodes.length || doc.nodes[node as number]!.kind !== 'parent') fail(`has lexicon document ${d} naming node ${String(node)}, which is not a skill node`);
+    if (!isNode(node) || !core.nodes[node]!.startsWith('skill:')) fail(`has lexicon document ${d} naming node ${String(node)}, which is not a skill node`);
   }
   if (norms.length !== docs.length || !norms.every(finite)) fail(`has ${norms.length} lexicon norms for ${docs.length} documents, or a norm that is not a finite number`);
   for (const [f, ls] of lengths.entries()) {
     if (!Array.isArray(ls) || ls.length !== docs.length || !ls.every((l) => finite(l) && l >= 0)) fail(`has field lengths for ${FIELDS[f]} that are not ${docs.length} finite numbers ≥ 0`);
   }
+
+  const T = core.terms as unknown;
+  if (!isRecord(T) || !Array.isArray(T.first) || !T.first.every((t, i, all) => typeof t === 'string' && (i === 0 || compareStrings(all[i - 1] as string, t) < 0))) {
+    return fail('has a term directory whose first terms are not strings in ascending order');
+  }
+  if (!offsetsOk(T.offsets, T.first.length + 1)) fail(`has term block offsets that are not ${T.first.length + 1} ascending whole numbers`);
 }
 
-export function indexOf(dist: string, doc: GraphDocument): GraphIndex {
-  const nodeIndex = new Map(doc.nodes.map((n, i) => [n.id, i]));
-  const parentOfDoc = doc.lexicon.docs.map((node) => doc.nodes[node] as ParentNode);
-  const avgLength = doc.lexicon.lengths.map((ls) => (ls.length === 0 ? 0 : ls.reduce((a, b) => a + b, 0) / ls.length));
-  const transitions = transitionOperator(doc, nodeIndex);
-  const incoming: { from: number; t: Transition }[][] = doc.nodes.map(() => []);
-  transitions.forEach((row, u) => row.forEach((t) => incoming[t.to]!.push({ from: u, t })));
-  return { dist, doc, parentOfDoc, avgLength, transitions, incoming, nodeIndex };
+/** A node record as the answers read it, or an IndexError naming what is wrong with it. */
+function checkedNode(file: string, node: unknown, id: string): GraphNode {
+  const fail = (what: string): never => {
+    throw new IndexError(`${file} ${what}; rebuild the library with this skillc`);
+  };
+  const isStringList = (x: unknown): boolean => Array.isArray(x) && x.every((v) => typeof v === 'string');
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return fail(`has a record for node ${id} that is not an object`);
+  const r = node as Record<string, unknown>;
+  if (r.id !== id) fail(`has the record of ${String(r.id)} where node ${id} should be`);
+  if (r.kind === 'contract') {
+    if (typeof r.contract !== 'string') fail(`has contract node ${id} without a string contract file`);
+    return node as GraphNode;
+  }
+  if (r.kind !== 'parent') fail(`has node ${id} of unknown kind ${String(r.kind)}`);
+  for (const key of ['path', 'name', 'description', 'bundle', 'source'] as const) {
+    if (typeof r[key] !== 'string') fail(`has skill node ${id} without a string ${key}`);
+  }
+  // Answers read these lists (plans the contracts a step invokes, hits the flags).
+  for (const key of ['invokes', 'inputs', 'outputs'] as const) {
+    if (!isStringList(r[key])) fail(`has skill node ${id} whose ${key} is not a list of strings`);
+  }
+  if (r.flagged !== undefined && !isStringList(r.flagged)) fail(`has skill node ${id} whose flagged is not a list of strings`);
+  if (!Number.isSafeInteger(r.tokens) || (r.tokens as number) < 0) fail(`has skill node ${id} whose token count is not a whole number ≥ 0`);
+  return node as GraphNode;
+}
+
+/** (document, field, tf) triples, documents ascending and in range, fields known, tf ≥ 1. */
+function wellFormed(list: Int32Array, nDocs: number): boolean {
+  if (list.length % 3 !== 0) return false;
+  for (let i = 0; i < list.length; i += 3) {
+    const d = list[i]!;
+    if (d < 0 || d >= nDocs || (i > 0 && d < list[i - 3]!) || list[i + 1]! < 0 || list[i + 1]! >= FIELDS.length || list[i + 2]! < 1) return false;
+  }
+  return true;
 }
 
 /**
@@ -155,29 +416,96 @@ export function indexOf(dist: string, doc: GraphDocument): GraphIndex {
  * normalised by their total weight, and so are its reverse (incoming) edges; relation weights λ
  * and reverse weights γ come from the index's parameters.
  */
-function transitionOperator(doc: GraphDocument, nodeIndex: ReadonlyMap<string, number>): Transition[][] {
-  const n = doc.nodes.length;
-  const { relationWeights, reverseWeights } = doc.parameters.ppr;
-  // Per node and relation: total forward and reverse weight.
+function transitionOperator(core: QueryIndexCore): TransitionOperator {
+  const n = core.nodes.length;
+  const { relationWeights, reverseWeights } = core.parameters.ppr;
+  const E = core.edges;
+  // Per node and relation: total forward and reverse weight. An edge of weight 0 carries nothing,
+  // and a node whose edges of a relation all weighed 0 would otherwise divide by a zero total.
   const outTotal = EDGE_TYPES.map(() => new Float64Array(n));
   const inTotal = EDGE_TYPES.map(() => new Float64Array(n));
-  // Ends are known nodes (checkStructure); an edge of weight 0 carries nothing, and a node whose
-  // edges of a relation all weighed 0 would otherwise divide by a zero total.
-  const edges = doc.edges.filter((e) => e.weight > 0).map((e) => ({ from: nodeIndex.get(e.from)!, to: nodeIndex.get(e.to)!, r: EDGE_TYPES.indexOf(e.type), w: e.weight, type: e.type }));
-  for (const e of edges) {
-    outTotal[e.r]![e.from]! += e.w;
-    inTotal[e.r]![e.to]! += e.w;
+  for (let i = 0; i < E.from.length; i++) {
+    if (!(E.weight[i]! > 0)) continue;
+    outTotal[E.type[i]!]![E.from[i]!]! += E.weight[i]!;
+    inTotal[E.type[i]!]![E.to[i]!]! += E.weight[i]!;
   }
-  const rows: Transition[][] = Array.from({ length: n }, () => []);
-  for (const e of edges) {
-    const lambda = relationWeights[e.type];
-    rows[e.from]!.push({ to: e.to, p: (lambda * e.w) / outTotal[e.r]![e.from]!, type: e.type, reverse: false });
-    const gamma = reverseWeights[e.type];
-    if (gamma > 0) rows[e.to]!.push({ to: e.from, p: (lambda * gamma * e.w) / inTotal[e.r]![e.to]!, type: e.type, reverse: true });
+  // Row u holds, in edge order, the forward entries of edges from u and the reverse entries of
+  // edges into u (typed arrays filled in two passes: no object per entry).
+  const live = (i: number) => E.weight[i]! > 0;
+  const hasReverse = (i: number) => reverseWeights[EDGE_TYPES[E.type[i]!]!] > 0;
+  const rowStart = new Int32Array(n + 1);
+  for (let i = 0; i < E.from.length; i++) {
+    if (!live(i)) continue;
+    rowStart[E.from[i]! + 1]!++;
+    if (hasReverse(i)) rowStart[E.to[i]! + 1]!++;
   }
-  return rows.map((row, u) => {
-    const total = row.reduce((a, t) => a + t.p, 0);
-    if (row.length === 0 || total <= 0) return [{ to: u, p: 1, type: 'sem' as const, reverse: false }];
-    return row.map((t) => ({ ...t, p: t.p / total }));
-  });
+  for (let u = 0; u < n; u++) rowStart[u + 1]! += rowStart[u]!;
+  const raw = { to: new Int32Array(rowStart[n]!), p: new Float64Array(rowStart[n]!), type: new Uint8Array(rowStart[n]!), reverse: new Uint8Array(rowStart[n]!) };
+  const put = Int32Array.from(rowStart);
+  const place = (u: number, v: number, prob: number, r: number, back: number) => {
+    const j = put[u]!++;
+    raw.to[j] = v;
+    raw.p[j] = prob;
+    raw.type[j] = r;
+    raw.reverse[j] = back;
+  };
+  for (let i = 0; i < E.from.length; i++) {
+    if (!live(i)) continue;
+    const w = E.weight[i]!;
+    const r = E.type[i]!;
+    const type = EDGE_TYPES[r]!;
+    const u = E.from[i]!;
+    const v = E.to[i]!;
+    const lambda = relationWeights[type];
+    place(u, v, (lambda * w) / outTotal[r]![u]!, r, 0);
+    const gamma = reverseWeights[type];
+    if (gamma > 0) place(v, u, (lambda * gamma * w) / inTotal[r]![v]!, r, 1);
+  }
+  // Rows normalised to 1; an empty row, or one whose relations all weigh 0, becomes a self-loop.
+  const totals = new Float64Array(n);
+  const selfLoop = new Uint8Array(n);
+  const start = new Int32Array(n + 1);
+  for (let u = 0; u < n; u++) {
+    let total = 0;
+    for (let j = rowStart[u]!; j < rowStart[u + 1]!; j++) total += raw.p[j]!;
+    totals[u] = total;
+    selfLoop[u] = rowStart[u + 1]! === rowStart[u]! || total <= 0 ? 1 : 0;
+    start[u + 1] = start[u]! + (selfLoop[u] ? 1 : rowStart[u + 1]! - rowStart[u]!);
+  }
+  const size = start[n]!;
+  const to = new Int32Array(size);
+  const p = new Float64Array(size);
+  const type = new Uint8Array(size);
+  const reverse = new Uint8Array(size);
+  const SEM = EDGE_TYPES.indexOf('sem');
+  for (let u = 0; u < n; u++) {
+    const j0 = start[u]!;
+    if (selfLoop[u]) {
+      to[j0] = u;
+      p[j0] = 1;
+      type[j0] = SEM;
+      continue;
+    }
+    for (let k = 0; k < start[u + 1]! - j0; k++) {
+      const j = rowStart[u]! + k;
+      to[j0 + k] = raw.to[j]!;
+      p[j0 + k] = raw.p[j]! / totals[u]!;
+      type[j0 + k] = raw.type[j]!;
+      reverse[j0 + k] = raw.reverse[j]!;
+    }
+  }
+  const inStart = new Int32Array(n + 1);
+  for (let j = 0; j < size; j++) inStart[to[j]! + 1]!++;
+  for (let v = 0; v < n; v++) inStart[v + 1]! += inStart[v]!;
+  const fill = Int32Array.from(inStart);
+  const inRow = new Int32Array(size);
+  const inFrom = new Int32Array(size);
+  for (let u = 0; u < n; u++) {
+    for (let j = start[u]!; j < start[u + 1]!; j++) {
+      const at = fill[to[j]!]!++;
+      inRow[at] = j;
+      inFrom[at] = u;
+    }
+  }
+  return { start, to, p, type, reverse, inStart, inRow, inFrom };
 }

@@ -13,7 +13,7 @@
  * then charged its recounted tokens. A hit whose whole bundle is byte-identical to one already
  * shown (a copy of the skill under another folder) is a one-line pointer to it.
  *
- * Bundles are read through util/confined-read: a graph.json naming a file outside the dist, a
+ * Bundles are read through util/confined-read: an index naming a file outside the dist, a
  * folder, a device or a file over 64 MiB fails with a DistReadError instead of being printed. The
  * bundle text is what the agent asked for and is returned as it is; the skill names and paths in
  * the headers around it have their control characters escaped (text/terminal.ts), since they are
@@ -24,6 +24,7 @@ import { loadTokenCounter } from '../text/bpe.js';
 import { escapeInline } from '../text/terminal.js';
 import { cutAtCodePoints } from '../text/code-points.js';
 import { MAX_BUNDLE_BYTES, readDistFile } from '../util/confined-read.js';
+import { NODES_FILE } from '../graph/query-index.js';
 import type { RankedHit } from './rank.js';
 import { withoutRepeats, type SharedSections } from './shared-sections.js';
 
@@ -192,11 +193,11 @@ function readBundle(dist: string, hit: RankedHit): string {
 }
 
 /**
- * A text file graph.json names (a bundle, a contract's readable text), read confined to the dist
+ * A text file the index names (a bundle, a contract's readable text), read confined to the dist
  * and decoded the way the build counted it (WHATWG: BOM dropped, invalid bytes as U+FFFD).
  */
 export function readDistText(dist: string, rel: string, what: string, owner: string): string {
-  return new TextDecoder().decode(readDistFile(dist, rel, { maxBytes: MAX_BUNDLE_BYTES, namedBy: { file: path.join(dist, 'graph.json'), what, owner } }));
+  return new TextDecoder().decode(readDistFile(dist, rel, { maxBytes: MAX_BUNDLE_BYTES, namedBy: { file: path.join(dist, NODES_FILE), what, owner } }));
 }
 
 /** The longest prefix of whole lines that fits `room` tokens together with the note that says where the rest is. */

@@ -13,16 +13,17 @@
  * Pure: ranking and graph in, steps out. Hydration (bundles under the budget) and the contracts the
  * steps invoke are added by the retriever.
  */
-import type { EdgeType, GraphEdge } from '../graph/types.js';
-import type { GraphIndex } from './graph-index.js';
+import type { EdgeType } from '../graph/types.js';
+import type { GraphIndex, QueryEdge } from './graph-index.js';
+import { CITED } from '../graph/query-index.js';
 import { rank, type RankedHit, type Ranking } from './rank.js';
 
 /** A seed is a step when its score reaches this share of the best seed's (tuned on the dev sets, BENCHMARKS.md). */
 export const PLAN_SCORE_RATIO = 0.6;
 /** Ranked hits a plan chooses from: enough to reach prerequisites diffusion put after the seeds. */
 export const PLAN_POOL = 40;
-/** Edges that order steps: a produced artifact consumed, a workflow's next step. */
-const ORDERING: readonly EdgeType[] = ['dep', 'wf'];
+/** Edges that order steps: a produced artifact consumed, a workflow's next step (the index keeps their evidence). */
+const ORDERING: readonly EdgeType[] = CITED;
 /** A sem edge this strong joins two copies of one skill (the alt rule's near-copy bar); a plan keeps one. */
 const NEAR_COPY = 0.9;
 
@@ -55,7 +56,7 @@ export function planSteps(index: GraphIndex, query: string, maxSteps: number): P
   const chosen: { hit: RankedHit; role: PlanStep['role']; rank: number }[] = [];
   const ids = new Set<string>();
   // Copies of one skill (libraries carry many) would take steps and budget twice for one thing.
-  const copies = new Set(index.doc.edges.filter((e) => e.type === 'sem' && e.weight >= NEAR_COPY).map((e) => `${e.from} ${e.to}`));
+  const copies = new Set(index.edges.filter((e) => e.type === 'sem' && e.weight >= NEAR_COPY).map((e) => `${e.from} ${e.to}`));
   const isCopy = (id: string) => [...ids].some((c) => copies.has(`${c} ${id}`) || copies.has(`${id} ${c}`));
   ranking.hits.forEach((hit, rank) => {
     if (chosen.length >= maxSteps || hit.scores.seed === 0 || hit.score < PLAN_SCORE_RATIO * best || isCopy(hit.node.id)) return;
@@ -64,7 +65,7 @@ export function planSteps(index: GraphIndex, query: string, maxSteps: number): P
   });
   // Prerequisites: a ranked skill with a dep or wf edge into a step (it makes what the step takes,
   // or a workflow puts it first), in rank order, then theirs, until no more are found or the plan is full.
-  const ordering = index.doc.edges.filter((e) => ORDERING.includes(e.type) && e.from !== e.to);
+  const ordering = index.edges.filter((e) => ORDERING.includes(e.type) && e.from !== e.to);
   const rankOf = new Map(ranking.hits.map((h, r) => [h.node.id, r]));
   for (let added = true; added && chosen.length < maxSteps; ) {
     added = false;
@@ -82,7 +83,7 @@ export function planSteps(index: GraphIndex, query: string, maxSteps: number): P
   const between = ordering.filter((e) => ids.has(e.from) && ids.has(e.to));
   const order = topologicalOrder(chosen, between);
   const stepOf = new Map(order.map((c, i) => [c.hit.node.id, i + 1]));
-  const reason = (e: GraphEdge, other: string): StepReason => ({ step: stepOf.get(other)!, type: e.type, detail: e.evidence[0]?.detail ?? e.type });
+  const reason = (e: QueryEdge, other: string): StepReason => ({ step: stepOf.get(other)!, type: e.type, detail: e.detail || e.type });
   const byStep = (a: StepReason, b: StepReason) => a.step - b.step || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0);
   const steps = order.map((c): PlanStep => {
     const id = c.hit.node.id;
@@ -99,7 +100,7 @@ export function planSteps(index: GraphIndex, query: string, maxSteps: number): P
  * prerequisite stands right before the step it feeds. A step already on the walk's path (a cycle)
  * is not waited on again, so every step is placed once and the order is fixed.
  */
-function topologicalOrder<T extends { hit: RankedHit; rank: number }>(items: readonly T[], edges: readonly GraphEdge[]): T[] {
+function topologicalOrder<T extends { hit: RankedHit; rank: number }>(items: readonly T[], edges: readonly QueryEdge[]): T[] {
   const byId = new Map(items.map((c) => [c.hit.node.id, c]));
   const waitsOn = new Map(items.map((c) => [c.hit.node.id, [] as T[]]));
   for (const e of edges) waitsOn.get(e.to)!.push(byId.get(e.from)!);

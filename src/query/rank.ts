@@ -5,11 +5,9 @@
  * a skill. Only parents are ranked. When the best seed covers too little of the weight of the query
  * terms the library holds, the answer is NO_SKILL_HIT instead of the least bad skills.
  */
-import path from 'node:path';
 import { isContentWord, stem, words } from '../text/tokens.js';
-import { FIELDS, type EdgeType, type ParentNode } from '../graph/types.js';
-import { IndexError, type GraphIndex } from './graph-index.js';
-import { decodePostings } from '../graph/lexicon.js';
+import { EDGE_TYPES, FIELDS, type EdgeType, type ParentNode } from '../graph/types.js';
+import type { GraphIndex } from './graph-index.js';
 import { roundTo } from '../util/round.js';
 import { tfidfWeight } from '../propose/tfidf.js';
 
@@ -50,9 +48,8 @@ const BODY = FIELDS.indexOf('body');
 const GRAPH_BOOST = 0.05;
 
 export function rank(index: GraphIndex, query: string, k: number): Ranking {
-  const { doc } = index;
-  const P = doc.parameters;
-  const nDocs = doc.lexicon.docs.length;
+  const P = index.parameters;
+  const nDocs = index.docs.length;
   const counts = queryTermCounts(query);
   const terms = [...counts.keys()];
   const unknownTerms: string[] = [];
@@ -67,7 +64,7 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
   let queryNorm = 0;
   const weights = FIELDS.map((f) => P.bm25.fieldWeights[f]);
   for (const t of terms) {
-    const list = postingsOf(index, t);
+    const list = index.postings(t);
     if (list.length === 0) {
       unknownTerms.push(t);
       continue;
@@ -94,7 +91,7 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
       for (; i < list.length && list[i] === d; i += 3) {
         const f = list[i + 1]!;
         const raw = list[i + 2]!;
-        const norm = 1 - P.bm25.b + (P.bm25.b * doc.lexicon.lengths[f]![d]!) / (index.avgLength[f]! || 1);
+        const norm = 1 - P.bm25.b + (P.bm25.b * index.lengths[f]![d]!) / (index.avgLength[f]! || 1);
         tf += (weights[f]! * raw) / norm;
         if (MATCH_FIELDS.includes(f)) inMatchField = true;
         if (f === BODY) dot[d]! += vidf * tfidfWeight(raw, bodyDf, nDocs);
@@ -104,7 +101,7 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
       if (inMatchField) fieldMatched[d]! += qw * idf;
     }
   }
-  const norms = doc.lexicon.norms;
+  const norms = index.norms;
   const vector = new Float64Array(nDocs);
   for (let d = 0; d < nDocs; d++) if (dot[d]! > 0) vector[d] = dot[d]! / (norms[d]! * Math.sqrt(queryNorm) || 1);
 
@@ -117,7 +114,7 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
   const seeds = z
     .map((s, d) => ({ d, s }))
     .filter((x) => x.s > 0 && x.s >= P.seeds.minRatio * maxZ)
-    .sort((a, b) => b.s - a.s || pathOrder(index.parentOfDoc[a.d]!, index.parentOfDoc[b.d]!))
+    .sort((a, b) => b.s - a.s || idOrder(index, a.d, b.d))
     .slice(0, P.seeds.count);
   // A share of what the library could match: a two-word query and a 300-word instruction full of
   // file names meet the same bar, and so do a library of six skills and one of thousands (a share
@@ -125,29 +122,36 @@ export function rank(index: GraphIndex, query: string, k: number): Ranking {
   const coverage = roundTo(Math.max(...seeds.map((x) => matched[x.d]! / attainable)), 6);
   if (coverage < P.minCoverage) return { terms, unknownTerms, coverage, hits: [] };
 
-  const n = doc.nodes.length;
+  const n = index.nodeIds.length;
   const p = new Float64Array(n);
   const total = seeds.reduce((a, x) => a + x.s, 0);
-  for (const x of seeds) p[doc.lexicon.docs[x.d]!] = x.s / total;
+  for (const x of seeds) p[index.docs[x.d]!] = x.s / total;
   const s = personalizedPageRank(index, p);
 
   let maxGraph = 0;
-  for (let d = 0; d < nDocs; d++) maxGraph = Math.max(maxGraph, s[doc.lexicon.docs[d]!]!);
-  const candidates: RankedHit[] = [];
+  for (let d = 0; d < nDocs; d++) maxGraph = Math.max(maxGraph, s[index.docs[d]!]!);
+  // Every document over the graph floor is scored; only the k kept get their score breakdown, the
+  // edge that brought them in and their node record (read from the index).
+  const candidates: number[] = [];
+  const score = new Float64Array(nDocs);
   for (let d = 0; d < nDocs; d++) {
-    const node = doc.lexicon.docs[d]!;
+    const node = index.docs[d]!;
     const graph = s[node]! / maxGraph;
     if (graph < P.rerank.minGraphRatio) continue;
-    const field = fieldMatched[d]! / attainable;
-    const scores = { lexical: roundTo(lexical[d]!, 6), vector: roundTo(vector[d]!, 6), seed: roundTo(p[node]!, 6), graph: roundTo(graph, 6), field: roundTo(field, 6) };
     // Seeds are ordered by their text score (hybrid BM25F and vector, plus direct field matches);
     // the graph adds a bounded boost, below the weakest seed's text score, so it brings in
     // prerequisites and neighbours after the seeds without reordering them by degree.
-    const text = p[node]! > 0 ? z[d]! / maxZ + P.rerank.mu * field : 0;
-    candidates.push({ node: index.parentOfDoc[d]!, score: roundTo(text + GRAPH_BOOST * graph, 6), scores, via: p[node]! > 0 ? null : strongestInflow(index, s, node) });
+    const text = p[node]! > 0 ? z[d]! / maxZ + P.rerank.mu * (fieldMatched[d]! / attainable) : 0;
+    score[d] = roundTo(text + GRAPH_BOOST * graph, 6);
+    candidates.push(d);
   }
-  candidates.sort((a, b) => b.score - a.score || pathOrder(a.node, b.node));
-  return { terms, unknownTerms, coverage, hits: candidates.slice(0, k) };
+  candidates.sort((a, b) => score[b]! - score[a]! || idOrder(index, a, b));
+  const hits = candidates.slice(0, k).map((d): RankedHit => {
+    const node = index.docs[d]!;
+    const scores = { lexical: roundTo(lexical[d]!, 6), vector: roundTo(vector[d]!, 6), seed: roundTo(p[node]!, 6), graph: roundTo(s[node]! / maxGraph, 6), field: roundTo(fieldMatched[d]! / attainable, 6) };
+    return { node: index.parent(d), score: score[d]!, scores, via: p[node]! > 0 ? null : strongestInflow(index, s, node) };
+  });
+  return { terms, unknownTerms, coverage, hits };
 }
 
 /**
@@ -193,20 +197,41 @@ function isWordChar(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }
 
-/** s = α·p + (1 − α)·Tᵀ·s, iterated to the tolerance (GoS eq. 4). */
+/**
+ * s = α·p + (1 − α)·Tᵀ·s, iterated to the tolerance (GoS eq. 4). Only nodes the seeds' mass has
+ * reached are visited (a seed's component is often a third of the graph, or itself alone), in
+ * ascending order as a pass over every node would add them, so the sums are the same to the bit.
+ */
 export function personalizedPageRank(index: GraphIndex, p: Float64Array): Float64Array {
-  const { restart, iterations, tolerance } = index.doc.parameters.ppr;
+  const { restart, iterations, tolerance } = index.parameters.ppr;
+  const { start, to, p: prob } = index.operator;
+  const n = p.length;
   let s = Float64Array.from(p);
+  const reached = new Uint8Array(n);
+  let active: number[] = [];
+  for (let v = 0; v < n; v++) {
+    if (p[v] === 0) continue;
+    active.push(v);
+    reached[v] = 1;
+  }
   for (let it = 0; it < iterations; it++) {
-    const next = new Float64Array(p.length);
-    for (let v = 0; v < p.length; v++) next[v] = restart * p[v]!;
-    for (let u = 0; u < p.length; u++) {
+    const next = new Float64Array(n);
+    for (const v of active) next[v] = restart * p[v]!;
+    const added: number[] = [];
+    for (const u of active) {
       const mass = s[u]!;
       if (mass === 0) continue;
-      for (const t of index.transitions[u]!) next[t.to]! += (1 - restart) * mass * t.p;
+      for (let j = start[u]!; j < start[u + 1]!; j++) {
+        const v = to[j]!;
+        next[v]! += (1 - restart) * mass * prob[j]!;
+        if (reached[v]) continue;
+        added.push(v);
+        reached[v] = 1;
+      }
     }
+    if (added.length > 0) active = [...active, ...added].sort((a, b) => a - b);
     let delta = 0;
-    for (let v = 0; v < p.length; v++) delta += Math.abs(next[v]! - s[v]!);
+    for (const v of active) delta += Math.abs(next[v]! - s[v]!);
     s = next;
     if (delta < tolerance) break;
   }
@@ -214,53 +239,24 @@ export function personalizedPageRank(index: GraphIndex, p: Float64Array): Float6
 }
 
 function strongestInflow(index: GraphIndex, s: Float64Array, node: number): RankedHit['via'] {
+  const { inStart, inRow, inFrom, p, type, reverse } = index.operator;
   let best: RankedHit['via'] = null;
   let bestMass = 0;
-  for (const { from, t } of index.incoming[node]!) {
-    const mass = s[from]! * t.p;
+  for (let k = inStart[node]!; k < inStart[node + 1]!; k++) {
+    const from = inFrom[k]!;
+    const j = inRow[k]!;
+    const mass = s[from]! * p[j]!;
     if (from !== node && mass > bestMass) {
       bestMass = mass;
-      best = { type: t.type, reverse: t.reverse, from: index.doc.nodes[from]!.id };
+      best = { type: EDGE_TYPES[type[j]!]!, reverse: reverse[j] === 1, from: index.nodeIds[from]! };
     }
   }
   return best;
 }
 
-const decoded = new WeakMap<GraphIndex, Map<string, Int32Array>>();
-const NO_POSTINGS = new Int32Array(0);
-
-/**
- * A term's decoded postings (cached per index: a long-lived retriever decodes each term once).
- * Only terms of the lexicon are cached, so the cache never outgrows the index whatever the queries.
- * Each list is checked once, when decoded: a malformed one would index outside the lexicon's arrays.
- */
-function postingsOf(index: GraphIndex, term: string): Int32Array {
-  const postings = index.doc.lexicon.postings;
-  if (!Object.hasOwn(postings, term)) return NO_POSTINGS;
-  let cache = decoded.get(index);
-  if (!cache) decoded.set(index, (cache = new Map()));
-  let list = cache.get(term);
-  if (!list) {
-    const encoded: unknown = postings[term];
-    list = typeof encoded === 'string' ? decodePostings(encoded) : undefined;
-    if (!list || !wellFormed(list, index.doc.lexicon.docs.length)) {
-      throw new IndexError(`${path.join(index.dist, 'graph.json')} has malformed postings for the term '${term}'; rebuild the library with this skillc`);
-    }
-    cache.set(term, list);
-  }
-  return list;
-}
-
-/** (document, field, tf) triples, documents ascending and in range, fields known, tf ≥ 1. */
-function wellFormed(list: Int32Array, nDocs: number): boolean {
-  if (list.length % 3 !== 0) return false;
-  for (let i = 0; i < list.length; i += 3) {
-    const d = list[i]!;
-    if (d < 0 || d >= nDocs || (i > 0 && d < list[i - 3]!) || list[i + 1]! < 0 || list[i + 1]! >= FIELDS.length || list[i + 2]! < 1) return false;
-  }
-  return true;
-}
-
-function pathOrder(a: ParentNode, b: ParentNode): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+/** Ties go to the skill whose path sorts first (a skill's node id is `skill:` and its path). */
+function idOrder(index: GraphIndex, a: number, b: number): number {
+  const x = index.nodeIds[index.docs[a]!]!;
+  const y = index.nodeIds[index.docs[b]!]!;
+  return x < y ? -1 : x > y ? 1 : 0;
 }

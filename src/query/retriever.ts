@@ -1,6 +1,6 @@
 /**
  * Retrieval as a library (for `skillc query` and the MCP server `skillc serve`): `openRetriever(dist)`
- * loads dist/graph.json once; each `query()` ranks, hydrates under the budget and returns plain
+ * loads the dist's query index (dist/index/, built from graph.json) once; each `query()` ranks, hydrates under the budget and returns plain
  * data that the formatters in render.ts turn into markdown or JSON.
  */
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
@@ -89,21 +89,21 @@ export function openRetriever(dist: string): Retriever {
       const ranking = rank(index, query, k);
       const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage };
       if (ranking.hits.length === 0) {
-        return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.doc.tokenizer }, hits: [] };
+        return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.tokenizer }, hits: [] };
       }
       // The preamble is charged at its longest: every figure at the widest it can be (hits ≤ k, and
       // at least 2 so that "hits" is plural), the query quoted at its bounded length (render.ts).
       const reserve = tokenBound(preamble(query, Math.max(k, 2), budget, budget));
       const hits = await hydrate(index.dist, ranking.hits, budget - reserve, shared(ranking.hits));
       const charged = reserve + hits.reduce((a, h) => a + h.cost, 0);
-      return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.doc.tokenizer }, hits };
+      return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.tokenizer }, hits };
     },
     async plan(query, options = {}) {
       const { k, budget } = checkedOptions(options);
       const ranking = planSteps(index, query, k);
       const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage };
       if (ranking.steps.length === 0) {
-        return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.doc.tokenizer }, steps: [], contracts: [] };
+        return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.tokenizer }, steps: [], contracts: [] };
       }
       const count = await loadTokenCounter();
       // Charged first, whatever the bundles: the preamble at its longest, the outline (every step's
@@ -138,7 +138,7 @@ export function openRetriever(dist: string): Retriever {
         return { ...h, role, after, feeds, invokes: h.node.invokes };
       });
       charged += hydrated.reduce((a, h) => a + h.cost, 0);
-      return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.doc.tokenizer }, steps, contracts };
+      return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.tokenizer }, steps, contracts };
     },
   };
 }
@@ -151,16 +151,17 @@ function checkedOptions(options: QueryOptions): { k: number; budget: number } {
   return { k, budget };
 }
 
-/** contracts/<id>.md beside the contract's JSON, as graph.json's contract node names it. */
+/** contracts/<id>.md beside the contract's JSON, as the contract's node names it. */
 function contractFile(index: GraphIndex, id: string): string {
-  const node = index.doc.nodes.find((n) => n.kind === 'contract' && n.id === `contract:${id}`);
+  const i = index.nodeIndex.get(`contract:${id}`);
+  const node = i === undefined ? undefined : index.node(i);
   const json = node?.kind === 'contract' ? node.contract : `contracts/${id}.json`;
   return json.replace(/\.json$/, '.md');
 }
 
 /** Why a ranking has no hits, in the order rank() tests it. */
 export function noHitReason(index: GraphIndex, ranking: Ranking): string {
-  const P = index.doc.parameters;
+  const P = index.parameters;
   const { terms, unknownTerms } = ranking;
   if (terms.length === 0) return 'the query has no content words';
   if (unknownTerms.length === terms.length) return 'no skill contains any of the query terms';

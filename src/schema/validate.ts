@@ -14,7 +14,7 @@ const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => 
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
-export type SchemaName = 'calibration' | 'parents' | 'refactored-library' | 'llm-cache-entry' | 'report' | 'manifest' | 'diagnostics' | 'policy' | 'verbs' | 'contract' | 'candidates' | 'risk-sinks' | 'artifacts' | 'graph' | 'query-result' | 'plan-result' | 'passages' | 'slot-names' | 'malicious-patterns';
+export type SchemaName = 'calibration' | 'parents' | 'refactored-library' | 'llm-cache-entry' | 'report' | 'manifest' | 'diagnostics' | 'policy' | 'verbs' | 'contract' | 'candidates' | 'risk-sinks' | 'artifacts' | 'graph' | 'query-result' | 'plan-result' | 'passages' | 'slot-names' | 'malicious-patterns' | 'query-index';
 
 export function schemaPath(name: SchemaName): string {
   return path.join(packageRoot(), 'schemas', `${name}.schema.json`);
@@ -27,7 +27,10 @@ function validator(name: SchemaName): ValidateFunction {
       ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
       addFormats(ajv);
     }
-    v = ajv.compile(JSON.parse(fs.readFileSync(schemaPath(name), 'utf8')) as object);
+    const text = fs.readFileSync(schemaPath(name), 'utf8');
+    // A schema that refers to another one's definitions (`graph.schema.json#/…`) needs it registered first.
+    for (const m of text.matchAll(/"\$ref":\s*"([a-z-]+)\.schema\.json#/g)) if (m[1] !== name) validator(m[1] as SchemaName);
+    v = ajv.compile(JSON.parse(text) as object);
     compiled.set(name, v);
   }
   return v;

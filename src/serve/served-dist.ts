@@ -1,7 +1,7 @@
 /**
- * The compiled library a server answers from: dist/graph.json loaded once (through the same
- * retriever `skillc query` uses, so answers are the CLI's), the skills sorted by path for listing,
- * and the contracts the dist holds. Everything a request needs is in memory except the bundle and
+ * The compiled library a server answers from: the dist's query index loaded once and whole
+ * (through the same retriever `skillc query` uses, so answers are the CLI's; GraphIndex.preload),
+ * the skills sorted by path for listing, and the contracts the dist holds. Everything a request needs is in memory except the bundle and
  * contract texts, which are read per request through util/confined-read, as the CLI reads them.
  *
  * A rebuilt dist is picked up. The build replaces its output folder as a whole (two renames,
@@ -68,11 +68,13 @@ export function loadServedDist(dist: string): ServedDist {
   let retriever: Retriever;
   try {
     retriever = openRetriever(dist);
+    retriever.index.preload();
   } catch (err) {
     if (err instanceof IndexError || err instanceof DistReadError) throw new ServeError(err.message);
     throw err;
   }
-  const skills = retriever.index.doc.nodes
+  const skills = retriever.index
+    .allNodes()
     .filter((n): n is ParentNode => n.kind === 'parent')
     .map((node) => ({ path: node.path, name: node.name, description: node.description, node }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -65,6 +65,34 @@ const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
 /** The bytes of `rel` inside `dist`, or a DistReadError. */
 export function readDistFile(dist: string, rel: string, options: DistReadOptions): Buffer {
+  const { real, fail } = resolveInDist(dist, rel, options);
+  return readOpened(real, options.maxBytes, fail);
+}
+
+/**
+ * `length` bytes of `rel` inside `dist` from byte `offset`, with the checks of readDistFile (the
+ * file's whole size counts against `maxBytes`). A file too short to hold the range is a
+ * DistReadError ('unreadable'): the offsets came from another file of the dist, which no longer
+ * agrees with this one.
+ */
+export function readDistRange(dist: string, rel: string, offset: number, length: number, options: DistReadOptions): Buffer {
+  const { real, fail } = resolveInDist(dist, rel, options);
+  return withRegularFile(real, options.maxBytes, fail, true, (fd, size) => {
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
+      return fail('unreadable', `has ${size} bytes, too few for bytes ${offset}..${offset + length} that the index names`);
+    }
+    const buf = Buffer.allocUnsafe(length);
+    let got = 0;
+    while (got < length) {
+      const n = fs.readSync(fd, buf, got, length - got, offset + got);
+      if (n === 0) return fail('unreadable', `ended before byte ${offset + length} that the index names`);
+      got += n;
+    }
+    return buf;
+  });
+}
+
+function resolveInDist(dist: string, rel: string, options: DistReadOptions): { real: string; fail: (problem: DistReadProblem, why: string) => never } {
   const fail = (problem: DistReadProblem, why: string): never => {
     const n = options.namedBy;
     const subject = n ? `${n.file} names ${n.what} ${rel}${n.owner ? ` for ${n.owner}` : ''}, which` : path.join(dist, rel);
@@ -94,8 +122,7 @@ export function readDistFile(dist: string, rel: string, options: DistReadOptions
   const inside = path.relative(root, real);
   if (inside === '') return fail('folder', 'is a folder, not a file');
   if (inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) return fail('outside', 'leads outside the dist through a symbolic link');
-
-  return readOpened(real, options.maxBytes, fail);
+  return { real, fail };
 }
 
 /**
@@ -111,6 +138,15 @@ export function readRegularFile(file: string, maxBytes: number): Buffer {
 }
 
 function readOpened(real: string, maxBytes: number, fail: (problem: DistReadProblem, why: string) => never, noFollow = true): Buffer {
+  return withRegularFile(real, maxBytes, fail, noFollow, (fd, size) => {
+    const bytes = readAtMost(fd, size, maxBytes + 1);
+    if (bytes.length > maxBytes) return fail('too-large', `is larger than ${formatBytes(maxBytes)}`);
+    return bytes;
+  });
+}
+
+/** Opens `real` as a regular file of at most `maxBytes` (by fstat) and hands the descriptor to `read`. */
+function withRegularFile<T>(real: string, maxBytes: number, fail: (problem: DistReadProblem, why: string) => never, noFollow: boolean, read: (fd: number, size: number) => T): T {
   let fd: number;
   try {
     // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
@@ -127,9 +163,7 @@ function readOpened(real: string, maxBytes: number, fail: (problem: DistReadProb
     if (stat.isDirectory()) return fail('folder', 'is a folder, not a file');
     if (!stat.isFile()) return fail('not-a-file', 'is not a regular file (a FIFO, socket or device)');
     if (stat.size > maxBytes) return fail('too-large', `is larger than ${formatBytes(maxBytes)} (${stat.size} bytes)`);
-    const bytes = readAtMost(fd, stat.size, maxBytes + 1);
-    if (bytes.length > maxBytes) return fail('too-large', `is larger than ${formatBytes(maxBytes)}`);
-    return bytes;
+    return read(fd, stat.size);
   } catch (err) {
     if (err instanceof DistReadError) throw err;
     return fail('unreadable', `cannot be read (${errnoText(err)})`);

@@ -92,6 +92,6 @@ describe('control characters in what skillc query prints', () => {
     const r = skillc(['query', 'paint zebra crossings on asphalt', '--dist', dist], root);
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(RAW_CONTROL);
-    expect(r.stderr).toBe(`skillc query: ${path.join(dist, 'graph.json')} names bundle skills/esc\\x1b[31mskill/SKILL.md for skill:esc\\x1b[31mskill, which does not exist\n`);
+    expect(r.stderr).toBe(`skillc query: ${path.join(dist, 'index', 'nodes.jsonl')} names bundle skills/esc\\x1b[31mskill/SKILL.md for skill:esc\\x1b[31mskill, which does not exist\n`);
   });
 });

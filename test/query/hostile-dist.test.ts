@@ -1,6 +1,6 @@
 /**
  * skillc query on a damaged or hostile dist: test/fixtures/retrieval is built once into a scratch
- * folder, and each test tampers with a copy of it (graph.json naming a file outside the dist, a
+ * folder, and each test tampers with a copy of it (the index naming a file outside the dist, a
  * bundle that is a symlink out, a FIFO, a folder or missing, edges to unknown nodes, parameters
  * that would hang a query). Every case must be one line on stderr and exit 2: no file outside the
  * dist printed, no hang, no stack trace.
@@ -15,6 +15,7 @@ import { IndexError } from '../../src/query/graph-index.js';
 import { openRetriever } from '../../src/query/retriever.js';
 import { DistReadError, readDistFile } from '../../src/util/confined-read.js';
 import type { GraphDocument } from '../../src/graph/types.js';
+import { CORE_FILE, encodeQueryIndex, NODES_FILE, POSTINGS_FILE, type QueryIndexCore } from '../../src/graph/query-index.js';
 
 const TARGET = 'skill:threat-detection';
 const QUERY = 'detect intrusions and suspicious beaconing';
@@ -31,16 +32,28 @@ beforeAll(() => {
   expect(r.code, r.stderr).toBe(0);
 }, 60_000);
 
-/** A fresh copy of the built dist (symlinks copied as links), with graph.json edited by `edit`. */
-function tampered(edit: (doc: GraphDocument) => void = () => {}): string {
+/**
+ * A fresh copy of the built dist (symlinks copied as links) whose graph is edited by `edit` and
+ * whose query index (index/, what a query reads) is then written again from it, as a build would,
+ * and edited by `editCore`: an index that is consistent in itself but says what the test wants.
+ */
+function tampered(edit: (doc: GraphDocument) => void = () => {}, editCore: (core: Mutable<QueryIndexCore>) => void = () => {}): string {
   const copy = path.join(scratch, `copy-${++copies}`);
   fs.cpSync(dist, copy, { recursive: true, verbatimSymlinks: true });
   const file = path.join(copy, 'graph.json');
   const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as GraphDocument;
   edit(doc);
   fs.writeFileSync(file, JSON.stringify(doc));
+  const index = encodeQueryIndex(doc);
+  const core = JSON.parse(JSON.stringify(index.core)) as Mutable<QueryIndexCore>;
+  editCore(core);
+  fs.writeFileSync(path.join(copy, CORE_FILE), JSON.stringify(core));
+  fs.writeFileSync(path.join(copy, NODES_FILE), index.nodes);
+  fs.writeFileSync(path.join(copy, POSTINGS_FILE), index.postings);
   return copy;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer U)[] ? U[] : T[K] extends object ? Mutable<T[K]> : T[K] };
 
 function setBundle(doc: GraphDocument, bundle: string): void {
   const node = doc.nodes.find((n) => n.id === TARGET)!;
@@ -63,10 +76,10 @@ function expectOneLineError(r: CliResult, message: RegExp): void {
   expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
 }
 
-describe('a bundle path graph.json names', () => {
+describe('a bundle path the index names', () => {
   it('leading out of the dist with .. is refused, and /etc/passwd is not printed', () => {
     const r = query(tampered((doc) => setBundle(doc, '../../../../../../../../etc/passwd')));
-    expectOneLineError(r, /graph\.json names bundle (\.\.\/){8}etc\/passwd for skill:threat-detection, which is outside the dist$/m);
+    expectOneLineError(r, /index\/nodes\.jsonl names bundle (\.\.\/){8}etc\/passwd for skill:threat-detection, which is outside the dist$/m);
     expect(r.stdout).not.toContain('root:');
   });
 
@@ -127,39 +140,94 @@ describe('a bundle path graph.json names', () => {
   });
 });
 
-describe('graph.json structure', () => {
-  const cases: [string, (doc: GraphDocument) => void, RegExp][] = [
-    ['an edge to an unknown node', (doc) => ((doc.edges[0] as { to: string }).to = 'skill:ghost'), /has edge 0 \(dep\) whose target skill:ghost is not a node of the graph/],
-    ['an edge from an unknown node', (doc) => ((doc.edges[0] as { from: unknown }).from = 42), /has edge 0 \(dep\) whose source 42 is not a node of the graph/],
-    ['a skill node without a bundle', (doc) => void delete (doc.nodes.find((n) => n.id === TARGET) as { bundle?: string }).bundle, /has skill node skill:threat-detection without a string bundle/],
-    ['a skill node whose description is a number', (doc) => ((doc.nodes.find((n) => n.id === TARGET) as { description: unknown }).description = 42), /has skill node skill:threat-detection without a string description/],
-    ['a skill node without invokes', (doc) => void delete (doc.nodes.find((n) => n.id === TARGET) as { invokes?: string[] }).invokes, /has skill node skill:threat-detection whose invokes is not a list of strings/],
-    ['a skill node whose flagged is not a list', (doc) => ((doc.nodes.find((n) => n.id === TARGET) as { flagged?: unknown }).flagged = 'yes'), /has skill node skill:threat-detection whose flagged is not a list of strings/],
-    ['a negative edge weight', (doc) => ((doc.edges[0] as { weight: number }).weight = -1), /has edge 0 \(skill:pcap-capture → skill:threat-detection\) with weight -1, not a finite number ≥ 0/],
-    ['PPR iterations that would hang every query', (doc) => ((doc.parameters.ppr as { iterations: number }).iterations = 1e9), /has parameter ppr\.iterations = 1000000000, outside 1\.\.1000/],
-    ['a lexicon document that is not a skill node', (doc) => ((doc.lexicon.docs as number[])[0] = 10_000), /has lexicon document 0 naming node 10000, which is not a skill node/],
+describe('query index structure', () => {
+  const node = (doc: GraphDocument) => doc.nodes.find((n) => n.id === TARGET) as unknown as Record<string, unknown>;
+  // core.json is checked whole when the index is loaded.
+  const atLoad: [string, (core: Mutable<QueryIndexCore>) => void, RegExp][] = [
+    ['an edge to an unknown node', (core) => (core.edges.to[0] = 10_000), /core\.json has edge 0 \(dep\) whose target 10000 is not a node of the graph/],
+    ['an edge from an unknown node', (core) => (core.edges.from[0] = -1), /has edge 0 \(dep\) whose source -1 is not a node of the graph/],
+    ['an edge of an unknown type', (core) => (core.edges.type[0] = 9), /has edge 0 of unknown type 9/],
+    ['a negative edge weight', (core) => (core.edges.weight[0] = -1), /has edge 0 \(dep\) \(skill:pcap-capture → skill:threat-detection\) with weight -1, not a finite number ≥ 0/],
+    ['PPR iterations that would hang every query', (core) => ((core.parameters.ppr as { iterations: number }).iterations = 1e9), /has parameter ppr\.iterations = 1000000000, outside 1\.\.1000/],
+    ['a lexicon document that is not a skill node', (core) => (core.docs[0] = 10_000), /has lexicon document 0 naming node 10000, which is not a skill node/],
+    ['record offsets out of order', (core) => (core.records[2] = 0), /has record offsets that are not \d+ ascending whole numbers/],
+    ['a term directory out of order', (core) => core.terms.first.reverse(), /has a term directory whose first terms are not strings in ascending order/],
+    ['two nodes with one id', (core) => (core.nodes[1] = core.nodes[0]!), /has two nodes with one id/],
   ];
-  for (const [what, edit, message] of cases) {
+  for (const [what, edit, message] of atLoad) {
     it(`${what} is an IndexError at load, and exit 2 from the CLI`, () => {
-      const d = tampered(edit);
+      const d = tampered(undefined, edit);
       expect(() => openRetriever(d)).toThrow(IndexError);
       expect(() => openRetriever(d)).toThrow(message);
       expectOneLineError(query(d), message);
     });
   }
 
+  // A node's record is checked when a query first reads it.
+  const whenRead: [string, (doc: GraphDocument) => void, RegExp][] = [
+    ['a skill node without a bundle', (doc) => void delete node(doc).bundle, /nodes\.jsonl has skill node skill:threat-detection without a string bundle/],
+    ['a skill node whose description is a number', (doc) => (node(doc).description = 42), /has skill node skill:threat-detection without a string description/],
+    ['a skill node without invokes', (doc) => void delete node(doc).invokes, /has skill node skill:threat-detection whose invokes is not a list of strings/],
+    ['a skill node whose flagged is not a list', (doc) => (node(doc).flagged = 'yes'), /has skill node skill:threat-detection whose flagged is not a list of strings/],
+  ];
+  for (const [what, edit, message] of whenRead) {
+    it(`${what} is an IndexError when its record is read, and exit 2 from the CLI`, async () => {
+      const d = tampered(edit);
+      await expect(openRetriever(d).query(QUERY)).rejects.toThrow(message);
+      expectOneLineError(query(d), message);
+    });
+  }
+
   it('a weight that JSON reads as Infinity (1e999) is refused', () => {
     const d = tampered();
-    const file = path.join(d, 'graph.json');
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/"weight":[^,}]+/, '"weight":1e999'));
+    const file = path.join(d, CORE_FILE);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/"weight":\[[^,\]]+/, '"weight":[1e999'));
     expectOneLineError(query(d), /with weight Infinity, not a finite number ≥ 0/);
   });
 
   it('malformed postings are an IndexError when the term is first read', async () => {
     const d = tampered((doc) => ((doc.lexicon.postings as Record<string, string>)['intrus'] = '0 99 1'));
     const retriever = openRetriever(d);
-    await expect(retriever.query(QUERY)).rejects.toThrow(/has malformed postings for the term 'intrus'/);
+    await expect(retriever.query(QUERY)).rejects.toThrow(/postings\.txt has malformed postings for the term 'intrus'/);
     expectOneLineError(query(d), /malformed postings for the term 'intrus'/);
+  });
+
+  it('record offsets that point at another node\'s record are refused, not answered from', async () => {
+    const d = tampered(undefined, (core) => {
+      // The target's range now covers the record before it: a valid record, of the wrong node
+      // (the offsets stay ascending, so only the record's id can tell).
+      const i = core.nodes.indexOf(TARGET);
+      expect(i).toBeGreaterThan(0);
+      [core.records[i], core.records[i + 1]] = [core.records[i - 1]!, core.records[i]!];
+    });
+    expectOneLineError(query(d), /nodes\.jsonl has the record of skill:\S+ where node skill:threat-detection should be/);
+  });
+
+  it('a postings file that is shorter than its directory says, or holds other terms, is refused', () => {
+    const short = tampered();
+    const file = path.join(short, POSTINGS_FILE);
+    fs.writeFileSync(file, fs.readFileSync(file).subarray(0, 100));
+    expectOneLineError(query(short), /postings\.txt has 100 bytes, too few for bytes \d+\.\.\d+ that the index names/);
+
+    const shifted = tampered();
+    const other = path.join(shifted, POSTINGS_FILE);
+    fs.writeFileSync(other, `zzz\t0 0 1\n${fs.readFileSync(other, 'utf8')}`.slice(0, fs.statSync(other).size));
+    expectOneLineError(query(shifted), /postings\.txt does not hold the terms the directory of \S+core\.json places in block \d+/);
+  });
+
+  it.skipIf(!posix)('an index file that is a symlink out of the dist is refused', () => {
+    const d = tampered();
+    fs.rmSync(path.join(d, NODES_FILE));
+    fs.symlinkSync('/etc/passwd', path.join(d, NODES_FILE));
+    const r = query(d);
+    expectOneLineError(r, /nodes\.jsonl leads outside the dist through a symbolic link/);
+    expect(r.stdout).not.toContain('root:');
+  });
+
+  it('a dist without the index (built by an older skillc) says to rebuild', () => {
+    const d = tampered();
+    fs.rmSync(path.join(d, 'index'), { recursive: true });
+    expectOneLineError(query(d), /has no index\/core\.json: build the library first, with this skillc/);
   });
 
   it('the untampered dist still answers (the checks pass a real build)', () => {

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildQueryFixtures, skillc } from '../helpers/cli.js';
 import { openRetriever, type Retriever } from '../../src/query/retriever.js';
 import { planSteps } from '../../src/query/plan.js';
-import { indexOf } from '../../src/query/graph-index.js';
+import { indexOf, readGraphDocument } from '../../src/query/graph-index.js';
 import { renderPlanJson, renderPlanMarkdown } from '../../src/query/render.js';
 import { validateAgainst } from '../../src/schema/validate.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -57,7 +57,7 @@ describe('plan steps', () => {
 
   it('places a prerequisite right before the step it feeds, not the best match after an unrelated step', () => {
     const TASK = 'clone a repository, set up a python environment and download a dataset';
-    const doc = cli.index.doc;
+    const doc = readGraphDocument(cliDist);
     expect(planSteps(cli.index, TASK, 8).steps.map((s) => s.hit.node.path)).toEqual(['download-dataset', 'csv-to-sqlite', 'docker-image-build', 'python-env-setup']);
     // Say python-env-setup (ranked 4th) made what csv-to-sqlite (2nd) takes: it moves up to stand
     // right before it, and docker-image-build keeps its place after them (a sort that takes the

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildQueryFixtures, ROOT, skillc } from '../helpers/cli.js';
 import { noHitReason, openRetriever, type Retriever } from '../../src/query/retriever.js';
-import { indexOf } from '../../src/query/graph-index.js';
+import { indexOf, readGraphDocument } from '../../src/query/graph-index.js';
 import { rank } from '../../src/query/rank.js';
 import { renderQueryJson, renderQueryMarkdown } from '../../src/query/render.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -62,13 +62,13 @@ describe('retrieval', () => {
   });
 
   it('loses that prerequisite when dep edges may not be walked backwards', () => {
-    const doc = retrieval.index.doc;
+    const doc = readGraphDocument(retrievalDist);
     const forwardOnly = indexOf(retrievalDist, { ...doc, parameters: { ...doc.parameters, ppr: { ...doc.parameters.ppr, reverseWeights: { ...doc.parameters.ppr.reverseWeights, dep: 0 } } } });
     expect(rank(forwardOnly, INTRUSION, 8).hits.map((h) => h.node.path)).not.toContain('pcap-capture');
   });
 
   it('never returns a contract as a top-level hit', () => {
-    const doc = cli.index.doc;
+    const doc = readGraphDocument(cliDist);
     const contractTexts = doc.nodes.flatMap((n) => (n.kind === 'contract' ? [n.trigger, ...n.templates, n.id.replace(/^contract:/, '').replace(/-/g, ' ')] : []));
     expect(contractTexts.length).toBeGreaterThan(3);
     for (const q of contractTexts) {
@@ -105,7 +105,7 @@ describe('retrieval', () => {
     expect(ranking.unknownTerms).toEqual([]);
     expect(ranking.coverage).toBeGreaterThan(0.2);
     expect(ranking.coverage).toBeLessThan(0.5);
-    const doc = retrieval.index.doc;
+    const doc = readGraphDocument(retrievalDist);
     const strict = indexOf(retrievalDist, { ...doc, parameters: { ...doc.parameters, minCoverage: 0.5 } });
     const none = rank(strict, spread, 8);
     expect(none.hits).toEqual([]);
@@ -235,7 +235,7 @@ describe('skillc query (CLI)', () => {
     expect(skillc(['query', 'xyzzy', '--dist', retrievalDist])).toMatchObject({ code: 1, stdout: expect.stringMatching(/^NO_SKILL_HIT/) });
     const missing = skillc(['query', 'x', '--dist', path.join(retrievalDist, 'nope')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/has no graph\.json: build the library first/);
+    expect(missing.stderr).toMatch(/has no index\/core\.json: build the library first/);
     expect(skillc(['query', 'x', '--dist', retrievalDist, '--budget', '50']).code).toBe(2);
     expect(skillc(['query', 'x', '--dist', retrievalDist, '--format', 'xml']).code).toBe(2);
   });

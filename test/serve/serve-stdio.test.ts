@@ -228,11 +228,11 @@ describe('skillc serve (stdio)', () => {
     await waitFor(() => changed > 0);
 
     // A damaged index: tool errors that say so, the server stays up.
-    fs.writeFileSync(path.join(dist, 'graph.json'), '{"schemaVersion": 1, "nodes": [');
+    fs.writeFileSync(path.join(dist, 'index', 'core.json'), '{"schemaVersion": 1, "nodes": [');
     fs.writeFileSync(path.join(dist, 'manifest.json'), fs.readFileSync(path.join(dist, 'manifest.json')));
     const broken = await call(client, 'search_skills', { query: 'backup' });
     expect(broken.isError).toBe(true);
-    expect(textOf(broken)).toMatch(/graph\.json is not valid JSON.*serving resumes when a build replaces it/);
+    expect(textOf(broken)).toMatch(/core\.json is not valid JSON.*serving resumes when a build replaces it/);
     await waitFor(() => /the rebuilt dist cannot be served/.test(stderr()));
 
     // A good build again: served.
@@ -247,7 +247,7 @@ describe('skillc serve: start-up', () => {
     const dir = scratchDir('serve-bad');
     const damaged = path.join(dir, 'damaged');
     fs.cpSync(cliDist, damaged, { recursive: true });
-    fs.writeFileSync(path.join(damaged, 'graph.json'), 'not json');
+    fs.writeFileSync(path.join(damaged, 'index', 'core.json'), 'not json');
     const empty = path.join(dir, 'empty');
     fs.mkdirSync(empty);
     const cases: [string, RegExp][] = [
@@ -256,7 +256,7 @@ describe('skillc serve: start-up', () => {
       // A folder of other things is not to be built over: no advice to do so.
       [path.join(ROOT, 'test'), /test is not a skillc dist \(it has no manifest\.json\); --dist names the output folder of skillc build$/m],
       [path.join(ROOT, 'package.json'), /package\.json is not a folder/],
-      [damaged, /graph\.json is not valid JSON/],
+      [damaged, /index\/core\.json is not valid JSON/],
     ];
     for (const [dist, message] of cases) {
       const r = skillc(['serve', '--dist', dist]);

@@ -148,9 +148,9 @@ describe('reload', () => {
     expect(second).not.toBe(first);
     expect(second.generation).not.toBe(first.generation);
 
-    fs.writeFileSync(path.join(dist, 'graph.json'), '[]');
+    fs.writeFileSync(path.join(dist, 'index', 'core.json'), '[]');
     fs.appendFileSync(path.join(dist, 'manifest.json'), ' ');
-    expect(() => handle.current()).toThrow(/not a graph index.*serving resumes when a build replaces it/);
+    expect(() => handle.current()).toThrow(/not a query index.*serving resumes when a build replaces it/);
     expect(skillc(['build', 'test/fixtures/cli-automation', '-o', dist, '-q', '--force']).code).toBe(0);
     expect(handle.current().skills).toHaveLength(8);
     expect(events).toEqual([`ok ${second.skills.length}`, 'error', 'ok 8']);
