@@ -20,6 +20,7 @@ import { checkOutputDir, OutputRefusedError } from '../emit/output-guard.js';
 import { escapeInline } from '../text/terminal.js';
 import { formatDiagnostics, summariseDiagnostics, type DiagnosticFormat } from '../report/format-diagnostics.js';
 import { createProgress } from './progress.js';
+import { limitHeapGrowth } from './heap-growth.js';
 import { sha256 } from '../util/hash.js';
 import { stableStringify } from '../util/stable-json.js';
 import { countBySeverity, type Diagnostic, type Severity } from '../ir/diagnostics.js';
@@ -146,7 +147,13 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
 
   const jobs = opts.jobs ?? defaultJobs();
   const result = await runPipeline({ source, policy }, PASSES, {
-    onProgress: (pass, d, t) => progress.update(pass.name, d, t),
+    onProgress: (pass, d, t) => {
+      progress.update(pass.name, d, t);
+      // Once every skill is parsed the build holds the whole library's IR and allocates fast (the
+      // cache's copies of the parses first); the parse workers, whose heaps are short-lived, are
+      // done and no longer compete with concurrent marking for the cores.
+      if (pass.name === 'parse' && d === t) limitHeapGrowth();
+    },
     onPassEnd: () => progress.done(),
   }, jobs, llm, cache);
   const tEmit = performance.now();

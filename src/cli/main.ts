@@ -2,6 +2,7 @@
  * The skillc command line. Only commander is loaded up front; each command's implementation (and
  * the markdown stack behind it) is imported when that command runs, so `--help` is instant.
  */
+import { limitHeapGrowth } from './heap-growth.js';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { TOOL_VERSION } from '../version.js';
 
@@ -193,6 +194,7 @@ Examples:
   skillc calibrate ./skills ../other-skills --per-class 100 && skillc build ./skills -o dist --policy policy.calibrated.json`)
     .action(async function (this: Command, library: string, other: string[]) {
       const { calibrateCommand } = await import('./calibrate-command.js');
+      limitHeapGrowth();
       const o = this.opts();
       this.setOptionValue('__exit', await calibrateCommand([library, ...other], {
         perClass: o.perClass as number,

@@ -164,6 +164,12 @@ function fromCore(dist: string, core: QueryIndexCore, source: IndexSource): Grap
     if (!n) records.set(i, (n = checkedNode(source.nodesName, source.record(i), core.nodes[i]!)));
     return n;
   };
+  const allNodes = (): readonly GraphNode[] => {
+    const all = source.allRecords();
+    if (all.length !== core.nodes.length) throw new IndexError(`${source.nodesName} holds ${all.length} records for ${core.nodes.length} nodes; rebuild the library with this skillc`);
+    all.forEach((r, i) => records.has(i) || records.set(i, checkedNode(source.nodesName, r, core.nodes[i]!)));
+    return core.nodes.map((_, i) => records.get(i)!);
+  };
   return {
     dist,
     tokenizer: core.tokenizer,
@@ -198,14 +204,9 @@ function fromCore(dist: string, core: QueryIndexCore, source: IndexSource): Grap
       const encoded = source.encodedPostings(term);
       return encoded === undefined ? NO_POSTINGS : decode(term, encoded);
     },
-    allNodes() {
-      const all = source.allRecords();
-      if (all.length !== core.nodes.length) throw new IndexError(`${source.nodesName} holds ${all.length} records for ${core.nodes.length} nodes; rebuild the library with this skillc`);
-      all.forEach((r, i) => records.has(i) || records.set(i, checkedNode(source.nodesName, r, core.nodes[i]!)));
-      return core.nodes.map((_, i) => records.get(i)!);
-    },
+    allNodes,
     preload() {
-      this.allNodes();
+      allNodes();
       for (const [term, encoded] of source.allPostings()) if (!postings.has(term)) decode(term, encoded);
     },
   };
