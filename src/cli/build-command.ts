@@ -48,6 +48,11 @@ export interface BuildCommandOptions {
   readonly quiet?: boolean;
   readonly verbose?: boolean;
   readonly progress?: boolean;
+  /**
+   * Once every skill is parsed, cap V8's heap growth for the rest of the process (cli/heap-growth.ts).
+   * A process-wide setting, so only the CLI asks for it, not in-process callers.
+   */
+  readonly limitHeapGrowth?: boolean;
   readonly maxSkillBytes?: number;
   readonly jobs?: number;
   readonly policy?: string;
@@ -152,7 +157,7 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
       // Once every skill is parsed the build holds the whole library's IR and allocates fast (the
       // cache's copies of the parses first); the parse workers, whose heaps are short-lived, are
       // done and no longer compete with concurrent marking for the cores.
-      if (pass.name === 'parse' && d === t) limitHeapGrowth();
+      if (opts.limitHeapGrowth && pass.name === 'parse' && d === t) limitHeapGrowth();
     },
     onPassEnd: () => progress.done(),
   }, jobs, llm, cache);

@@ -2,7 +2,6 @@
  * The skillc command line. Only commander is loaded up front; each command's implementation (and
  * the markdown stack behind it) is imported when that command runs, so `--help` is instant.
  */
-import { limitHeapGrowth } from './heap-growth.js';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { TOOL_VERSION } from '../version.js';
 
@@ -134,6 +133,7 @@ Examples:
           cacheDir: o.llmCache === false ? false : ((o.llmCache as string | undefined) ?? (o.cache as string | false)),
         },
         cache: o.cache as string | false,
+        limitHeapGrowth: true,
       }, { stdout: process.stdout, stderr: process.stderr }));
     });
 
@@ -194,7 +194,7 @@ Examples:
   skillc calibrate ./skills ../other-skills --per-class 100 && skillc build ./skills -o dist --policy policy.calibrated.json`)
     .action(async function (this: Command, library: string, other: string[]) {
       const { calibrateCommand } = await import('./calibrate-command.js');
-      limitHeapGrowth();
+      (await import('./heap-growth.js')).limitHeapGrowth();
       const o = this.opts();
       this.setOptionValue('__exit', await calibrateCommand([library, ...other], {
         perClass: o.perClass as number,

@@ -3,7 +3,7 @@
  * skills a multi-step task needs in the order they are used. Exit 0 with hits, 1 with NO_SKILL_HIT
  * (so scripts can branch on it), 2 for usage errors or an unreadable index.
  *
- * A damaged or hostile dist (graph.json naming a bundle outside the dist, a missing or oversized
+ * A damaged or hostile dist (its index naming a bundle outside the dist, a missing or oversized
  * bundle, an edge to an unknown node) is one line on stderr, `skillc query: <why>`, and exit 2:
  * the dist is input, and its problems are the user's to fix, not internal errors. Paths and names
  * in that line come from the dist, so their control characters are shown escaped.

@@ -48,10 +48,15 @@ export function encodePostings(triples: readonly number[]): string {
   return triples.join(' ');
 }
 
-export function decodePostings(encoded: string): Int32Array {
+/** The triples of `encoded`, or undefined when it holds anything but whole numbers below 10^9. */
+export function decodePostings(encoded: string): Int32Array | undefined {
   const parts = encoded.split(' ');
   const out = new Int32Array(parts.length);
-  for (let i = 0; i < parts.length; i++) out[i] = Number(parts[i]);
+  for (let i = 0; i < parts.length; i++) {
+    // Number('') is 0 and Number('1.9') truncates in an Int32Array: a damaged list must not read as another.
+    if (!/^\d{1,9}$/.test(parts[i]!)) return undefined;
+    out[i] = Number(parts[i]);
+  }
   return out;
 }
 

@@ -12,11 +12,16 @@
  * - `nodes.jsonl`: one node record per line, as in graph.json; a query reads the records of its
  *   hits by byte offset.
  *
+ * Both files open with a line naming the index (core.json's `id`, a hash of their content), and a
+ * query reads them through descriptors opened together with core.json's: a build that replaces
+ * the dist meanwhile is either not seen at all or seen as a mismatch, never half-read.
+ *
  * Both are written from one GraphDocument by emit, so they hold the same graph (a test compares
  * every answer of one with the other). Terms are ASCII word characters (text/tokens.ts), so a
  * line never holds a tab or a newline of its own.
  */
 import { EDGE_TYPES, type EdgeType, type GraphDocument, type RetrievalParameters } from './types.js';
+import { createHash } from 'node:crypto';
 import { stableStringify } from '../util/stable-json.js';
 
 export const QUERY_INDEX_VERSION = 1;
@@ -36,6 +41,8 @@ export const TERMS_PER_BLOCK = 32;
 
 export interface QueryIndexCore {
   readonly schemaVersion: number;
+  /** Names this index: nodes.jsonl and postings.txt open with the line indexHeader(id). */
+  readonly id: string;
   readonly tool: { readonly name: string; readonly version: string };
   readonly tokenizer: string;
   readonly parameters: RetrievalParameters;
@@ -64,11 +71,22 @@ export interface QueryIndexFiles {
   readonly postings: string;
 }
 
+/**
+ * The first line of nodes.jsonl and of postings.txt: the id of the index they belong to, so that
+ * files of two builds (a query that ran while a build replaced the dist) are never read together.
+ */
+export function indexHeader(id: string): string {
+  return `{"index":"${id}"}\n`;
+}
+
+/** Bytes of indexHeader for any id (16 hex digits): where the first record and the first block start. */
+export const HEADER_BYTES = indexHeader('0'.repeat(16)).length;
+
 export function encodeQueryIndex(doc: GraphDocument): QueryIndexFiles {
   const nodeIndex = new Map(doc.nodes.map((n, i) => [n.id, i]));
-  const records: number[] = [0];
+  const records: number[] = [HEADER_BYTES];
   const nodeLines: string[] = [];
-  let at = 0;
+  let at = HEADER_BYTES;
   for (const node of doc.nodes) {
     const line = stableStringify(node, 0); // one line, newline-terminated
     nodeLines.push(line);
@@ -79,7 +97,7 @@ export function encodeQueryIndex(doc: GraphDocument): QueryIndexFiles {
   const first: string[] = [];
   const offsets: number[] = [];
   const postingLines: string[] = [];
-  let bytes = 0;
+  let bytes = HEADER_BYTES;
   // graph.json's postings are keyed in sorted order; sorting again makes the order this file's own.
   const terms = Object.keys(doc.lexicon.postings).sort(compareStrings);
   terms.forEach((term, i) => {
@@ -94,8 +112,12 @@ export function encodeQueryIndex(doc: GraphDocument): QueryIndexFiles {
   offsets.push(bytes);
 
   const edgeTypes = doc.edges.map((e) => EDGE_TYPES.indexOf(e.type as EdgeType));
+  const nodes = nodeLines.join('');
+  const postings = postingLines.join('');
+  const id = createHash('sha256').update(nodes).update('\0').update(postings).digest('hex').slice(0, 16);
   const core: QueryIndexCore = {
     schemaVersion: QUERY_INDEX_VERSION,
+    id,
     tool: doc.tool,
     tokenizer: doc.tokenizer,
     parameters: doc.parameters,
@@ -113,7 +135,7 @@ export function encodeQueryIndex(doc: GraphDocument): QueryIndexFiles {
     },
     terms: { first, offsets },
   };
-  return { core, nodes: nodeLines.join(''), postings: postingLines.join('') };
+  return { core, nodes: indexHeader(id) + nodes, postings: indexHeader(id) + postings };
 }
 
 /** Code-unit order, the order of JavaScript's default sort and of the directory's binary search. */

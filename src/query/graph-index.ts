@@ -16,9 +16,9 @@
  */
 import path from 'node:path';
 import { EDGE_TYPES, FIELDS, type EdgeType, type GraphDocument, type GraphNode, type ParentNode, type RetrievalParameters } from '../graph/types.js';
-import { compareStrings, CORE_FILE, encodeQueryIndex, NODES_FILE, POSTINGS_FILE, QUERY_INDEX_VERSION, type QueryIndexCore } from '../graph/query-index.js';
+import { compareStrings, CORE_FILE, encodeQueryIndex, HEADER_BYTES, indexHeader, NODES_FILE, POSTINGS_FILE, QUERY_INDEX_VERSION, type QueryIndexCore } from '../graph/query-index.js';
 import { decodePostings } from '../graph/lexicon.js';
-import { DistReadError, MAX_INDEX_BYTES, readDistFile, readDistRange } from '../util/confined-read.js';
+import { DistReadError, MAX_INDEX_BYTES, openDistFile, readDistFile, type DistFile } from '../util/confined-read.js';
 
 export class IndexError extends Error {}
 
@@ -71,10 +71,12 @@ export interface GraphIndex {
   /** Every node's record (a server's skill list): reads them all. */
   allNodes(): readonly GraphNode[];
   /**
-   * Reads every record and every term's postings now, each file whole (a long-lived server): later
-   * queries then read no index file, so a rebuild that replaces the dist cannot reach them halfway.
+   * Reads every record and every term's postings now, each file whole, and closes the files (a
+   * long-lived server): later queries read no index file.
    */
   preload(): void;
+  /** Closes the index's files (a retriever kept without preload holds two descriptors until then). */
+  close(): void;
 }
 
 /**
@@ -95,27 +97,45 @@ interface IndexSource {
   allRecords(): unknown[];
   /** Every term of the index with its encoded postings. */
   allPostings(): Iterable<[string, string]>;
+  /** Releases the files (reads after it fail). */
+  close(): void;
 }
 
 export function loadGraphIndex(dist: string): GraphIndex {
   const coreName = path.join(dist, CORE_FILE);
-  let text: string;
-  try {
-    text = readDistFile(dist, CORE_FILE, { maxBytes: MAX_INDEX_BYTES }).toString('utf8');
-  } catch (err) {
-    if (err instanceof DistReadError) {
-      throw new IndexError(err.problem === 'missing' ? `${dist} has no ${CORE_FILE}: build the library first, with this skillc (skillc build <library> -o ${dist})` : err.message);
+  // The three files are opened together and read through these descriptors only, so that a build
+  // replacing the dist meanwhile cannot be half-read (its files would carry another id).
+  const files: DistFile[] = [];
+  const open = (rel: string, missing: string): DistFile => {
+    try {
+      const f = openDistFile(dist, rel, { maxBytes: MAX_INDEX_BYTES });
+      files.push(f);
+      return f;
+    } catch (err) {
+      for (const f of files) f.close();
+      if (err instanceof DistReadError) throw new IndexError(err.problem === 'missing' ? missing : `${err.message}; rebuild the library with this skillc`);
+      throw new IndexError(`cannot read ${path.join(dist, rel)}: ${(err as Error).message}`);
     }
-    throw new IndexError(`cannot read ${coreName}: ${(err as Error).message}`);
-  }
-  let core: QueryIndexCore;
+  };
+  const coreFile = open(CORE_FILE, `${dist} has no ${CORE_FILE}: build the library first, with this skillc (skillc build <library> -o ${dist})`);
+  const nodesFile = open(NODES_FILE, `${dist} has no ${NODES_FILE}: rebuild the library with this skillc`);
+  const postingsFile = open(POSTINGS_FILE, `${dist} has no ${POSTINGS_FILE}: rebuild the library with this skillc`);
+  const closeAll = () => files.forEach((f) => f.close());
   try {
-    core = JSON.parse(text) as QueryIndexCore;
+    let core: QueryIndexCore;
+    try {
+      core = JSON.parse(coreFile.read(0, coreFile.size).toString('utf8')) as QueryIndexCore;
+    } catch (err) {
+      if (err instanceof DistReadError) throw new IndexError(`${err.message}; rebuild the library with this skillc`);
+      throw new IndexError(`${coreName} is not valid JSON: ${(err as Error).message}`);
+    }
+    coreFile.close();
+    checkCore(coreName, core);
+    return fromCore(dist, core, fileSource(dist, core, nodesFile, postingsFile, closeAll));
   } catch (err) {
-    throw new IndexError(`${coreName} is not valid JSON: ${(err as Error).message}`);
+    closeAll();
+    throw err;
   }
-  checkCore(coreName, core);
-  return fromCore(dist, core, fileSource(dist, core));
 }
 
 /** graph.json whole, for tools that vary a graph and index it with indexOf (benches, tests); unchecked. */
@@ -139,6 +159,7 @@ export function indexOf(dist: string, doc: GraphDocument): GraphIndex {
     encodedPostings: (term) => (Object.hasOwn(doc.lexicon.postings, term) ? doc.lexicon.postings[term] : undefined),
     allRecords: () => [...doc.nodes],
     allPostings: () => Object.entries(doc.lexicon.postings),
+    close: () => {},
   };
   return fromCore(dist, core, source);
 }
@@ -164,7 +185,10 @@ function fromCore(dist: string, core: QueryIndexCore, source: IndexSource): Grap
     if (!n) records.set(i, (n = checkedNode(source.nodesName, source.record(i), core.nodes[i]!)));
     return n;
   };
+  /** Set by preload: every record and every term's postings are in memory, and the files closed. */
+  let complete = false;
   const allNodes = (): readonly GraphNode[] => {
+    if (records.size === core.nodes.length) return core.nodes.map((_, i) => records.get(i)!);
     const all = source.allRecords();
     if (all.length !== core.nodes.length) throw new IndexError(`${source.nodesName} holds ${all.length} records for ${core.nodes.length} nodes; rebuild the library with this skillc`);
     all.forEach((r, i) => records.has(i) || records.set(i, checkedNode(source.nodesName, r, core.nodes[i]!)));
@@ -201,55 +225,78 @@ function fromCore(dist: string, core: QueryIndexCore, source: IndexSource): Grap
     postings(term) {
       let list = postings.get(term);
       if (list) return list;
+      if (complete) return NO_POSTINGS;
       const encoded = source.encodedPostings(term);
       return encoded === undefined ? NO_POSTINGS : decode(term, encoded);
     },
     allNodes,
     preload() {
+      if (complete) return;
       allNodes();
       for (const [term, encoded] of source.allPostings()) if (!postings.has(term)) decode(term, encoded);
+      complete = true;
+      source.close();
     },
+    close: () => source.close(),
   };
 }
 
 const NO_POSTINGS = new Int32Array(0);
 
-/** Records and postings read from index/nodes.jsonl and index/postings.txt by byte range. */
-function fileSource(dist: string, core: QueryIndexCore): IndexSource {
+/**
+ * Records and postings read from index/nodes.jsonl and index/postings.txt by byte range, through
+ * descriptors opened with core.json. Each file must open with the index's id and have the size
+ * core.json gives it; a record must be one line holding its node; a block must start with the
+ * term the directory names, end at a line's end, and be followed by the next block's first term.
+ */
+function fileSource(dist: string, core: QueryIndexCore, nodesFile: DistFile, postingsFile: DistFile, closeAll: () => void): IndexSource {
   const nodesName = path.join(dist, NODES_FILE);
   const postingsName = path.join(dist, POSTINGS_FILE);
-  const read = (rel: string, name: string, from: number, to: number): string => {
+  const fail = (what: string): never => {
+    throw new IndexError(`${what}; rebuild the library with this skillc`);
+  };
+  const read = (file: DistFile, from: number, to: number): Buffer => {
     try {
-      return readDistRange(dist, rel, from, to - from, { maxBytes: MAX_INDEX_BYTES }).toString('utf8');
+      return file.read(from, to - from);
     } catch (err) {
-      if (err instanceof DistReadError) throw new IndexError(err.problem === 'missing' ? `${dist} has no ${rel}: rebuild the library with this skillc` : `${err.message}; rebuild the library with this skillc`);
-      throw new IndexError(`cannot read ${name}: ${(err as Error).message}`);
+      if (err instanceof DistReadError) return fail(err.message);
+      throw err;
     }
   };
-  const parseRecord = (line: string, i: number): unknown => {
+  const { first, offsets } = core.terms;
+  for (const [file, name, end] of [[nodesFile, nodesName, core.records.at(-1)!], [postingsFile, postingsName, offsets.at(-1)!]] as const) {
+    if (file.size < HEADER_BYTES || read(file, 0, HEADER_BYTES).toString('utf8') !== indexHeader(core.id)) fail(`${name} does not belong to the index ${core.id} of ${path.join(dist, CORE_FILE)} (a file of another build?)`);
+    if (file.size !== end) fail(`${name} has ${file.size} bytes where ${path.join(dist, CORE_FILE)} expects ${end}`);
+  }
+  const parseRecord = (bytes: Buffer, i: number): unknown => {
+    const line = bytes.toString('utf8');
     try {
+      if (!line.endsWith('\n') || line.indexOf('\n') !== line.length - 1) throw new Error('not one line');
       return JSON.parse(line);
     } catch {
-      throw new IndexError(`${nodesName} has a record for node ${i} (${core.nodes[i]}) that is not JSON; rebuild the library with this skillc`);
+      return fail(`${nodesName} has a record for node ${i} (${core.nodes[i]}) that is not one line of JSON`);
     }
   };
   /** Block b of postings.txt, term → encoded postings. */
   const blocks = new Map<number, Map<string, string>>();
-  const { first, offsets } = core.terms;
-  const block = (b: number, bytes?: Buffer): Map<string, string> => {
+  const block = (b: number, whole?: Buffer): Map<string, string> => {
     let terms = blocks.get(b);
     if (terms) return terms;
     terms = new Map();
-    const text = bytes ? bytes.subarray(offsets[b]!, offsets[b + 1]!).toString('utf8') : read(POSTINGS_FILE, postingsName, offsets[b]!, offsets[b + 1]!);
+    const misplaced = () => fail(`${postingsName} does not hold the terms the directory of ${path.join(dist, CORE_FILE)} places in block ${b}`);
+    const next = first[b + 1];
+    // The block, and the start of the next one: a boundary moved by whole lines is caught here.
+    const end = offsets[b + 1]! + (next === undefined ? 0 : next.length + 1);
+    const bytes = whole ? whole.subarray(offsets[b]!, end) : read(postingsFile, offsets[b]!, end);
+    const text = bytes.toString('utf8');
+    const own = next === undefined ? text : text.slice(0, text.length - next.length - 1);
+    if (next !== undefined && text.slice(own.length) !== `${next}\t`) misplaced();
+    if (!own.endsWith('\n')) misplaced();
     let previous = '';
-    for (const line of text.split('\n')) {
-      if (line === '') continue;
+    for (const line of own.slice(0, -1).split('\n')) {
       const tab = line.indexOf('\t');
       const term = tab < 0 ? '' : line.slice(0, tab);
-      // A block holds its own terms, in order: anything else means offsets and file disagree.
-      if (tab <= 0 || compareStrings(term, previous) <= 0 || compareStrings(term, first[b]!) < 0 || (b + 1 < first.length && compareStrings(term, first[b + 1]!) >= 0)) {
-        throw new IndexError(`${postingsName} does not hold the terms the directory of ${path.join(dist, CORE_FILE)} places in block ${b}; rebuild the library with this skillc`);
-      }
+      if (tab <= 0 || (previous === '' ? term !== first[b] : compareStrings(term, previous) <= 0) || (next !== undefined && compareStrings(term, next) >= 0)) misplaced();
       terms.set(term, line.slice(tab + 1));
       previous = term;
     }
@@ -260,7 +307,7 @@ function fileSource(dist: string, core: QueryIndexCore): IndexSource {
     coreName: path.join(dist, CORE_FILE),
     nodesName,
     postingsName,
-    record: (i) => parseRecord(read(NODES_FILE, nodesName, core.records[i]!, core.records[i + 1]!), i),
+    record: (i) => parseRecord(read(nodesFile, core.records[i]!, core.records[i + 1]!), i),
     encodedPostings(term) {
       // The last block whose first term is at or before `term`.
       let lo = 0;
@@ -274,28 +321,16 @@ function fileSource(dist: string, core: QueryIndexCore): IndexSource {
       return block(lo).get(term);
     },
     allRecords() {
-      let text: string;
-      try {
-        text = readDistFile(dist, NODES_FILE, { maxBytes: MAX_INDEX_BYTES }).toString('utf8');
-      } catch (err) {
-        if (err instanceof DistReadError) throw new IndexError(`${err.message}; rebuild the library with this skillc`);
-        throw err;
-      }
-      const lines = text.split('\n');
-      if (lines.at(-1) === '') lines.pop();
-      return lines.map(parseRecord);
+      const whole = read(nodesFile, 0, nodesFile.size);
+      return core.nodes.map((_, i) => parseRecord(whole.subarray(core.records[i]!, core.records[i + 1]!), i));
     },
     *allPostings() {
-      let bytes: Buffer;
-      try {
-        bytes = readDistFile(dist, POSTINGS_FILE, { maxBytes: MAX_INDEX_BYTES });
-      } catch (err) {
-        if (err instanceof DistReadError) throw new IndexError(`${err.message}; rebuild the library with this skillc`);
-        throw err;
-      }
-      if (bytes.length !== offsets.at(-1)) throw new IndexError(`${postingsName} has ${bytes.length} bytes where the directory of ${path.join(dist, CORE_FILE)} expects ${offsets.at(-1)}; rebuild the library with this skillc`);
-      for (let b = 0; b < first.length; b++) yield* block(b, bytes);
+      const whole = read(postingsFile, 0, postingsFile.size);
+      for (let b = 0; b < first.length; b++) yield* block(b, whole);
+      // Decoded now; the encoded text is not needed again.
+      blocks.clear();
     },
+    close: closeAll,
   };
 }
 
@@ -309,7 +344,8 @@ function checkCore(file: string, core: QueryIndexCore): void {
   };
   const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
   const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-  const offsetsOk = (xs: unknown, count: number): boolean => Array.isArray(xs) && xs.length === count && xs.every((x, i) => Number.isSafeInteger(x) && x >= (i === 0 ? 0 : xs[i - 1]));
+  // Offsets start after the header line and rise strictly: every record and every block holds a line.
+  const offsetsOk = (xs: unknown, count: number): boolean => Array.isArray(xs) && xs.length === count && xs.every((x, i) => Number.isSafeInteger(x) && (i === 0 ? x === HEADER_BYTES : x > xs[i - 1]));
 
   // Parameters: every number the ranking reads, within the range the schema gives it.
   const P = core.parameters as unknown;
@@ -338,11 +374,12 @@ function checkCore(file: string, core: QueryIndexCore): void {
   }
   if (!Number.isInteger(P.seeds.count) || !Number.isInteger(P.ppr.iterations)) fail('has a non-integer seed count or PPR iteration count');
   if (typeof core.tokenizer !== 'string') fail('names no tokenizer');
+  if (typeof core.id !== 'string' || !/^[0-9a-f]{16}$/.test(core.id)) fail('has no index id of 16 hex digits');
 
   if (!Array.isArray(core.nodes) || !core.nodes.every((id) => typeof id === 'string')) return fail('has node ids that are not a list of strings');
   const n = core.nodes.length;
   if (new Set(core.nodes).size !== n) fail('has two nodes with one id');
-  if (!offsetsOk(core.records, n + 1)) fail(`has record offsets that are not ${n + 1} ascending whole numbers`);
+  if (!offsetsOk(core.records, n + 1)) fail(`has record offsets that are not ${n + 1} ascending whole numbers from ${HEADER_BYTES}`);
 
   const E = core.edges as unknown;
   if (!isRecord(E) || !['from', 'to', 'type', 'weight', 'detail'].every((k) => Array.isArray(E[k]))) return fail('has no edge arrays (from, to, type, weight, detail)');
@@ -373,7 +410,7 @@ function checkCore(file: string, core: QueryIndexCore): void {
   if (!isRecord(T) || !Array.isArray(T.first) || !T.first.every((t, i, all) => typeof t === 'string' && (i === 0 || compareStrings(all[i - 1] as string, t) < 0))) {
     return fail('has a term directory whose first terms are not strings in ascending order');
   }
-  if (!offsetsOk(T.offsets, T.first.length + 1)) fail(`has term block offsets that are not ${T.first.length + 1} ascending whole numbers`);
+  if (!offsetsOk(T.offsets, T.first.length + 1)) fail(`has term block offsets that are not ${T.first.length + 1} ascending whole numbers from ${HEADER_BYTES}`);
 }
 
 /** A node record as the answers read it, or an IndexError naming what is wrong with it. */
@@ -393,6 +430,8 @@ function checkedNode(file: string, node: unknown, id: string): GraphNode {
   for (const key of ['path', 'name', 'description', 'bundle', 'source'] as const) {
     if (typeof r[key] !== 'string') fail(`has skill node ${id} without a string ${key}`);
   }
+  // Ties are broken by id as by path (rank.ts), which holds because a skill's id is its path.
+  if (id !== `skill:${String(r.path)}`) fail(`has skill node ${id} whose path is ${String(r.path)}`);
   // Answers read these lists (plans the contracts a step invokes, hits the flags).
   for (const key of ['invokes', 'inputs', 'outputs'] as const) {
     if (!isStringList(r[key])) fail(`has skill node ${id} whose ${key} is not a list of strings`);
@@ -469,6 +508,8 @@ function transitionOperator(core: QueryIndexCore): TransitionOperator {
   for (let u = 0; u < n; u++) {
     let total = 0;
     for (let j = rowStart[u]!; j < rowStart[u + 1]!; j++) total += raw.p[j]!;
+    // Weights are finite, but products of huge ones are not (1e300 × 1e300): scores would be NaN.
+    if (!Number.isFinite(total)) throw new IndexError(`the edge and relation weights of node ${core.nodes[u]} overflow (${total}); rebuild the library with this skillc`);
     totals[u] = total;
     selfLoop[u] = rowStart[u + 1]! === rowStart[u]! || total <= 0 ? 1 : 0;
     start[u + 1] = start[u]! + (selfLoop[u] ? 1 : rowStart[u + 1]! - rowStart[u]!);

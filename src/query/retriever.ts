@@ -74,6 +74,8 @@ export interface Retriever {
   query(query: string, options?: QueryOptions): Promise<QueryResult>;
   /** The skills a multi-step task needs, in order (query/plan.ts); `k` is the most steps. */
   plan(query: string, options?: QueryOptions): Promise<PlanResult>;
+  /** Releases the index's files (index.preload() reads everything and closes them too). */
+  close(): void;
 }
 
 export function openRetriever(dist: string): Retriever {
@@ -83,6 +85,7 @@ export function openRetriever(dist: string): Retriever {
   const shared = (hits: readonly RankedHit[]): SharedSections => (hits.some((h) => h.node.shared) ? (sharedSections ??= loadSharedSections(dist)) : NONE_SHARED);
   return {
     index,
+    close: () => index.close(),
     rank: (query, k = DEFAULT_K) => rank(index, query, k),
     async query(query, options = {}) {
       const { k, budget } = checkedOptions(options);

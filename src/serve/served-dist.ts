@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ParentNode } from '../graph/types.js';
+import type { GraphNode, ParentNode } from '../graph/types.js';
 import { IndexError } from '../query/graph-index.js';
 import { openRetriever, type Retriever } from '../query/retriever.js';
 import { DistReadError, MAX_INDEX_BYTES, readDistFile } from '../util/confined-read.js';
@@ -66,15 +66,16 @@ export function loadServedDist(dist: string): ServedDist {
     throw new ServeError(`${path.join(dist, 'manifest.json')} is not a skillc dist manifest; rebuild the library with this skillc`);
   }
   let retriever: Retriever;
+  let nodes: readonly GraphNode[];
   try {
     retriever = openRetriever(dist);
     retriever.index.preload();
+    nodes = retriever.index.allNodes();
   } catch (err) {
     if (err instanceof IndexError || err instanceof DistReadError) throw new ServeError(err.message);
     throw err;
   }
-  const skills = retriever.index
-    .allNodes()
+  const skills = nodes
     .filter((n): n is ParentNode => n.kind === 'parent')
     .map((node) => ({ path: node.path, name: node.name, description: node.description, node }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

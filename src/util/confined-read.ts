@@ -69,27 +69,49 @@ export function readDistFile(dist: string, rel: string, options: DistReadOptions
   return readOpened(real, options.maxBytes, fail);
 }
 
+/** A file of the dist held open for reads by byte range: what it was when opened, whatever renames follow. */
+export interface DistFile {
+  readonly size: number;
+  /** `length` bytes from `offset`; a range past the end is a DistReadError ('unreadable'). */
+  read(offset: number, length: number): Buffer;
+  close(): void;
+}
+
 /**
- * `length` bytes of `rel` inside `dist` from byte `offset`, with the checks of readDistFile (the
- * file's whole size counts against `maxBytes`). A file too short to hold the range is a
- * DistReadError ('unreadable'): the offsets came from another file of the dist, which no longer
- * agrees with this one.
+ * Opens `rel` inside `dist` with the checks of readDistFile (confined, a regular file, at most
+ * `maxBytes`) and keeps the descriptor: reads by byte range then come from this file even when a
+ * build replaces the dist (a rename leaves the open file as it was), so an index read in several
+ * parts is read from one build.
  */
-export function readDistRange(dist: string, rel: string, offset: number, length: number, options: DistReadOptions): Buffer {
+export function openDistFile(dist: string, rel: string, options: DistReadOptions): DistFile {
   const { real, fail } = resolveInDist(dist, rel, options);
-  return withRegularFile(real, options.maxBytes, fail, true, (fd, size) => {
-    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
-      return fail('unreadable', `has ${size} bytes, too few for bytes ${offset}..${offset + length} that the index names`);
-    }
-    const buf = Buffer.allocUnsafe(length);
-    let got = 0;
-    while (got < length) {
-      const n = fs.readSync(fd, buf, got, length - got, offset + got);
-      if (n === 0) return fail('unreadable', `ended before byte ${offset + length} that the index names`);
-      got += n;
-    }
-    return buf;
-  });
+  const { fd, size } = withRegularFile(real, options.maxBytes, fail, true, (fd, size) => ({ fd, size }), true);
+  let open = true;
+  return {
+    size,
+    read(offset, length) {
+      if (!open) throw new DistReadError(`${path.join(dist, rel)} was closed`, 'unreadable', rel);
+      return readRange(fd, size, offset, length, fail);
+    },
+    close() {
+      if (open) fs.closeSync(fd);
+      open = false;
+    },
+  };
+}
+
+function readRange(fd: number, size: number, offset: number, length: number, fail: (problem: DistReadProblem, why: string) => never): Buffer {
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
+    return fail('unreadable', `has ${size} bytes, too few for bytes ${offset}..${offset + length} that the index names`);
+  }
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = fs.readSync(fd, buf, got, length - got, offset + got);
+    if (n === 0) return fail('unreadable', `ended before byte ${offset + length} that the index names`);
+    got += n;
+  }
+  return buf;
 }
 
 function resolveInDist(dist: string, rel: string, options: DistReadOptions): { real: string; fail: (problem: DistReadProblem, why: string) => never } {
@@ -146,8 +168,9 @@ function readOpened(real: string, maxBytes: number, fail: (problem: DistReadProb
 }
 
 /** Opens `real` as a regular file of at most `maxBytes` (by fstat) and hands the descriptor to `read`. */
-function withRegularFile<T>(real: string, maxBytes: number, fail: (problem: DistReadProblem, why: string) => never, noFollow: boolean, read: (fd: number, size: number) => T): T {
+function withRegularFile<T>(real: string, maxBytes: number, fail: (problem: DistReadProblem, why: string) => never, noFollow: boolean, read: (fd: number, size: number) => T, keepOpen = false): T {
   let fd: number;
+  let kept = false;
   try {
     // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
     fd = fs.openSync(real, fs.constants.O_RDONLY | (noFollow ? O_NOFOLLOW : 0) | O_NONBLOCK);
@@ -163,12 +186,15 @@ function withRegularFile<T>(real: string, maxBytes: number, fail: (problem: Dist
     if (stat.isDirectory()) return fail('folder', 'is a folder, not a file');
     if (!stat.isFile()) return fail('not-a-file', 'is not a regular file (a FIFO, socket or device)');
     if (stat.size > maxBytes) return fail('too-large', `is larger than ${formatBytes(maxBytes)} (${stat.size} bytes)`);
-    return read(fd, stat.size);
+    const result = read(fd, stat.size);
+    kept = keepOpen;
+    return result;
   } catch (err) {
     if (err instanceof DistReadError) throw err;
     return fail('unreadable', `cannot be read (${errnoText(err)})`);
   } finally {
-    fs.closeSync(fd);
+    // Kept open only when the caller asked and everything succeeded; it closes it then.
+    if (!kept) fs.closeSync(fd);
   }
 }
 

@@ -31,8 +31,11 @@ describe('dist/index', () => {
       expect(fs.readFileSync(path.join(dist, NODES_FILE), 'utf8')).toBe(files.nodes);
       expect(fs.readFileSync(path.join(dist, POSTINGS_FILE), 'utf8')).toBe(files.postings);
       expect(validateAgainst('query-index', files.core).errors).toEqual([]);
-      // One record per line, one line per node.
-      expect(files.nodes.split('\n').filter(Boolean)).toHaveLength(files.core.nodes.length);
+      // The index's id on the first line of both files, then one record per line, one line per node.
+      const lines = files.nodes.split('\n').filter(Boolean);
+      expect(lines).toHaveLength(files.core.nodes.length + 1);
+      expect(lines[0]).toBe(`{"index":"${files.core.id}"}`);
+      expect(files.postings.startsWith(`${lines[0]}\n`)).toBe(true);
     }
   });
 
@@ -64,8 +67,10 @@ describe('dist/index', () => {
     const cold = await openRetriever(dists[0]!).query(QUERIES[0]!);
     const retriever = openRetriever(copy);
     retriever.index.preload();
-    expect(retriever.index.allNodes().map((n) => n.id)).toEqual(retriever.index.nodeIds);
     fs.rmSync(path.join(copy, 'index'), { recursive: true });
+    expect(retriever.index.allNodes().map((n) => n.id)).toEqual(retriever.index.nodeIds);
+    // A term no skill holds is not looked up in the (closed) files either.
+    expect(retriever.index.postings('zzzzqqq')).toHaveLength(0);
     const warm = await retriever.query(QUERIES[0]!);
     expect(warm.hits.map((h) => [h.node.id, h.score, h.text])).toEqual(cold.hits.map((h) => [h.node.id, h.score, h.text]));
   });

@@ -15,7 +15,7 @@ import { IndexError } from '../../src/query/graph-index.js';
 import { openRetriever } from '../../src/query/retriever.js';
 import { DistReadError, readDistFile } from '../../src/util/confined-read.js';
 import type { GraphDocument } from '../../src/graph/types.js';
-import { CORE_FILE, encodeQueryIndex, NODES_FILE, POSTINGS_FILE, type QueryIndexCore } from '../../src/graph/query-index.js';
+import { CORE_FILE, encodeQueryIndex, HEADER_BYTES, NODES_FILE, POSTINGS_FILE, type QueryIndexCore } from '../../src/graph/query-index.js';
 
 const TARGET = 'skill:threat-detection';
 const QUERY = 'detect intrusions and suspicious beaconing';
@@ -185,6 +185,11 @@ describe('query index structure', () => {
     expectOneLineError(query(d), /with weight Infinity, not a finite number ≥ 0/);
   });
 
+  it('postings with a token that is not a whole number are malformed (Number("") would read 0)', async () => {
+    const d = tampered((doc) => ((doc.lexicon.postings as Record<string, string>)['intrus'] = doc.lexicon.postings['intrus']!.replace(/ \d+$/, ' 1.9')));
+    await expect(openRetriever(d).query(QUERY)).rejects.toThrow(/postings\.txt has malformed postings for the term 'intrus'/);
+  });
+
   it('malformed postings are an IndexError when the term is first read', async () => {
     const d = tampered((doc) => ((doc.lexicon.postings as Record<string, string>)['intrus'] = '0 99 1'));
     const retriever = openRetriever(d);
@@ -192,14 +197,19 @@ describe('query index structure', () => {
     expectOneLineError(query(d), /malformed postings for the term 'intrus'/);
   });
 
-  it('record offsets that point at another node\'s record are refused, not answered from', async () => {
-    const d = tampered(undefined, (core) => {
-      // The target's range now covers the record before it: a valid record, of the wrong node
-      // (the offsets stay ascending, so only the record's id can tell).
-      const i = core.nodes.indexOf(TARGET);
-      expect(i).toBeGreaterThan(0);
-      [core.records[i], core.records[i + 1]] = [core.records[i - 1]!, core.records[i]!];
-    });
+  it('record offsets that point at another node\'s record are refused, not answered from', () => {
+    // Two records swapped in nodes.jsonl and the offsets moved with them: every range is one
+    // whole line and the sizes agree, so only the record's id can tell.
+    const d = tampered();
+    const core = JSON.parse(fs.readFileSync(path.join(d, CORE_FILE), 'utf8')) as Mutable<QueryIndexCore>;
+    const file = path.join(d, NODES_FILE);
+    const bytes = fs.readFileSync(file);
+    const i = core.nodes.indexOf(TARGET);
+    expect(i).toBeGreaterThan(0);
+    const [a, b, c] = [core.records[i - 1]!, core.records[i]!, core.records[i + 1]!];
+    fs.writeFileSync(file, Buffer.concat([bytes.subarray(0, a), bytes.subarray(b, c), bytes.subarray(a, b), bytes.subarray(c)]));
+    core.records[i] = a + (c - b);
+    fs.writeFileSync(path.join(d, CORE_FILE), JSON.stringify(core));
     expectOneLineError(query(d), /nodes\.jsonl has the record of skill:\S+ where node skill:threat-detection should be/);
   });
 
@@ -207,12 +217,33 @@ describe('query index structure', () => {
     const short = tampered();
     const file = path.join(short, POSTINGS_FILE);
     fs.writeFileSync(file, fs.readFileSync(file).subarray(0, 100));
-    expectOneLineError(query(short), /postings\.txt has 100 bytes, too few for bytes \d+\.\.\d+ that the index names/);
+    expectOneLineError(query(short), /postings\.txt has 100 bytes where \S+core\.json expects \d+/);
 
+    // A line put in after the header, the same size in all: block 0 no longer starts with its term.
     const shifted = tampered();
     const other = path.join(shifted, POSTINGS_FILE);
-    fs.writeFileSync(other, `zzz\t0 0 1\n${fs.readFileSync(other, 'utf8')}`.slice(0, fs.statSync(other).size));
-    expectOneLineError(query(shifted), /postings\.txt does not hold the terms the directory of \S+core\.json places in block \d+/);
+    const text = fs.readFileSync(other, 'utf8');
+    fs.writeFileSync(other, (text.slice(0, HEADER_BYTES) + 'aaa\t0 0 1\n' + text.slice(HEADER_BYTES)).slice(0, text.length));
+    expectOneLineError(query(shifted), /postings\.txt does not hold the terms the directory of \S+core\.json places in block 0/);
+  });
+
+  it('a block boundary moved by a whole line is refused when the block is read', () => {
+    const d = tampered();
+    const core = JSON.parse(fs.readFileSync(path.join(d, CORE_FILE), 'utf8')) as Mutable<QueryIndexCore>;
+    const text = fs.readFileSync(path.join(d, POSTINGS_FILE), 'utf8');
+    const block0 = text.slice(core.terms.offsets[0]!, core.terms.offsets[1]!);
+    const lastLine = block0.slice(block0.slice(0, -1).lastIndexOf('\n') + 1);
+    core.terms.offsets[1] = core.terms.offsets[1]! - Buffer.byteLength(lastLine);
+    fs.writeFileSync(path.join(d, CORE_FILE), JSON.stringify(core));
+    // Block 0 would still be whole lines of its own terms, in order; what follows it gives it away.
+    expect(() => openRetriever(d).index.postings(core.terms.first[0]!)).toThrow(/postings\.txt does not hold the terms the directory of \S+core\.json places in block 0/);
+  });
+
+  it('index files of another build (another id) are refused, not read together', () => {
+    const d = tampered();
+    const other = tampered((doc) => ((doc.nodes.find((n) => n.id === TARGET) as { description: string }).description = 'another build'));
+    fs.copyFileSync(path.join(other, NODES_FILE), path.join(d, NODES_FILE));
+    expectOneLineError(query(d), /nodes\.jsonl does not belong to the index [0-9a-f]{16} of \S+core\.json \(a file of another build\?\)/);
   });
 
   it.skipIf(!posix)('an index file that is a symlink out of the dist is refused', () => {
