@@ -85,6 +85,8 @@ type Cue = 'produce' | 'consume' | 'from' | 'target';
 export function lineRoles(line: string, lex: ArtifactLexicon, headingRole: Role | null): { type: string; role: Role }[] {
   const ws = [...line.matchAll(/[a-z0-9]+/gi)].map((m) => m[0].toLowerCase());
   const out: { type: string; role: Role }[] = [];
+  // Most lines name no artifact: they have no roles, and their words need no stemming.
+  if (!ws.some((w) => lex.typeOf.has(w))) return out;
   const cues: (Cue | null)[] = ws.map((w) => {
     if (w === 'from') return 'from';
     if (w === 'to' || w === 'into') return 'target';
