@@ -16,6 +16,8 @@ export function stableStringify(value: unknown, indent = 2): string {
  * a document holding one is written by `serialise`.
  */
 function stableText(value: unknown, indent: number): string {
+  // JSON.stringify indents by at most 10 spaces.
+  if (indent > 10) return serialise(value, indent, '');
   try {
     return JSON.stringify(value, sortedKeys, indent) ?? 'null';
   } catch (err) {

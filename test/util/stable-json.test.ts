@@ -28,7 +28,7 @@ const cases: [string, unknown][] = [
 describe('stableStringify', () => {
   for (const [what, value] of cases) {
     it(`writes the reference bytes: ${what}`, () => {
-      for (const indent of [0, 2, 4]) expect(stableStringify(value, indent)).toBe(stableStringifyReference(value, indent));
+      for (const indent of [0, 2, 4, 12]) expect(stableStringify(value, indent)).toBe(stableStringifyReference(value, indent));
     });
   }
 
