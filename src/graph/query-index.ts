@@ -22,7 +22,7 @@
  */
 import { EDGE_TYPES, type EdgeType, type GraphDocument, type RetrievalParameters } from './types.js';
 import { createHash } from 'node:crypto';
-import { stableStringify } from '../util/stable-json.js';
+import { compareCodeUnits, stableStringify } from '../util/stable-json.js';
 
 export const QUERY_INDEX_VERSION = 1;
 export const QUERY_INDEX_DIR = 'index';
@@ -99,7 +99,7 @@ export function encodeQueryIndex(doc: GraphDocument): QueryIndexFiles {
   const postingLines: string[] = [];
   let bytes = HEADER_BYTES;
   // graph.json's postings are keyed in sorted order; sorting again makes the order this file's own.
-  const terms = Object.keys(doc.lexicon.postings).sort(compareStrings);
+  const terms = Object.keys(doc.lexicon.postings).sort(compareCodeUnits);
   terms.forEach((term, i) => {
     if (i % TERMS_PER_BLOCK === 0) {
       first.push(term);
@@ -136,9 +136,4 @@ export function encodeQueryIndex(doc: GraphDocument): QueryIndexFiles {
     terms: { first, offsets },
   };
   return { core, nodes: indexHeader(id) + nodes, postings: indexHeader(id) + postings };
-}
-
-/** Code-unit order, the order of JavaScript's default sort and of the directory's binary search. */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -16,9 +16,10 @@
  */
 import path from 'node:path';
 import { EDGE_TYPES, FIELDS, type EdgeType, type GraphDocument, type GraphNode, type ParentNode, type RetrievalParameters } from '../graph/types.js';
-import { compareStrings, CORE_FILE, encodeQueryIndex, HEADER_BYTES, indexHeader, NODES_FILE, POSTINGS_FILE, QUERY_INDEX_VERSION, type QueryIndexCore } from '../graph/query-index.js';
+import { CORE_FILE, encodeQueryIndex, HEADER_BYTES, indexHeader, NODES_FILE, POSTINGS_FILE, QUERY_INDEX_VERSION, type QueryIndexCore } from '../graph/query-index.js';
 import { decodePostings } from '../graph/lexicon.js';
 import { DistReadError, MAX_INDEX_BYTES, openDistFile, readDistFile, type DistFile } from '../util/confined-read.js';
+import { compareCodeUnits } from '../util/stable-json.js';
 
 export class IndexError extends Error {}
 
@@ -87,8 +88,7 @@ export const MAX_PPR_ITERATIONS = 1000;
 
 /** Where an index's records and postings come from: its files, or a document in memory. */
 interface IndexSource {
-  /** The file a problem is reported against. */
-  readonly coreName: string;
+  /** The files a problem with a record or with postings is reported against. */
   readonly nodesName: string;
   readonly postingsName: string;
   record(i: number): unknown;
@@ -99,6 +99,12 @@ interface IndexSource {
   allPostings(): Iterable<[string, string]>;
   /** Releases the files (reads after it fail). */
   close(): void;
+}
+
+/** A dist read that failed, as the IndexError a query reports (the read's message names the file). */
+function indexReadError(err: unknown, missing?: string): never {
+  if (err instanceof DistReadError) throw new IndexError(missing !== undefined && err.problem === 'missing' ? missing : `${err.message}; rebuild the library with this skillc`);
+  throw err;
 }
 
 export function loadGraphIndex(dist: string): GraphIndex {
@@ -113,7 +119,7 @@ export function loadGraphIndex(dist: string): GraphIndex {
       return f;
     } catch (err) {
       for (const f of files) f.close();
-      if (err instanceof DistReadError) throw new IndexError(err.problem === 'missing' ? missing : `${err.message}; rebuild the library with this skillc`);
+      if (err instanceof DistReadError) indexReadError(err, missing);
       throw new IndexError(`cannot read ${path.join(dist, rel)}: ${(err as Error).message}`);
     }
   };
@@ -126,7 +132,7 @@ export function loadGraphIndex(dist: string): GraphIndex {
     try {
       core = JSON.parse(coreFile.read(0, coreFile.size).toString('utf8')) as QueryIndexCore;
     } catch (err) {
-      if (err instanceof DistReadError) throw new IndexError(`${err.message}; rebuild the library with this skillc`);
+      if (err instanceof DistReadError) indexReadError(err);
       throw new IndexError(`${coreName} is not valid JSON: ${(err as Error).message}`);
     }
     coreFile.close();
@@ -150,11 +156,11 @@ export function readGraphDocument(dist: string): GraphDocument {
 /** The index of a graph held in memory, as the build would write it. */
 export function indexOf(dist: string, doc: GraphDocument): GraphIndex {
   const { core } = encodeQueryIndex(doc);
-  checkCore(`${path.join(dist, 'graph.json')} (in memory)`, core);
+  const name = `${path.join(dist, 'graph.json')} (in memory)`;
+  checkCore(name, core);
   const source: IndexSource = {
-    coreName: `${path.join(dist, 'graph.json')} (in memory)`,
-    nodesName: `${path.join(dist, 'graph.json')} (in memory)`,
-    postingsName: `${path.join(dist, 'graph.json')} (in memory)`,
+    nodesName: name,
+    postingsName: name,
     record: (i) => doc.nodes[i],
     encodedPostings: (term) => (Object.hasOwn(doc.lexicon.postings, term) ? doc.lexicon.postings[term] : undefined),
     allRecords: () => [...doc.nodes],
@@ -259,8 +265,7 @@ function fileSource(dist: string, core: QueryIndexCore, nodesFile: DistFile, pos
     try {
       return file.read(from, to - from);
     } catch (err) {
-      if (err instanceof DistReadError) return fail(err.message);
-      throw err;
+      return indexReadError(err);
     }
   };
   const { first, offsets } = core.terms;
@@ -296,7 +301,7 @@ function fileSource(dist: string, core: QueryIndexCore, nodesFile: DistFile, pos
     for (const line of own.slice(0, -1).split('\n')) {
       const tab = line.indexOf('\t');
       const term = tab < 0 ? '' : line.slice(0, tab);
-      if (tab <= 0 || (previous === '' ? term !== first[b] : compareStrings(term, previous) <= 0) || (next !== undefined && compareStrings(term, next) >= 0)) misplaced();
+      if (tab <= 0 || (previous === '' ? term !== first[b] : compareCodeUnits(term, previous) <= 0) || (next !== undefined && compareCodeUnits(term, next) >= 0)) misplaced();
       terms.set(term, line.slice(tab + 1));
       previous = term;
     }
@@ -304,7 +309,6 @@ function fileSource(dist: string, core: QueryIndexCore, nodesFile: DistFile, pos
     return terms;
   };
   return {
-    coreName: path.join(dist, CORE_FILE),
     nodesName,
     postingsName,
     record: (i) => parseRecord(read(nodesFile, core.records[i]!, core.records[i + 1]!), i),
@@ -312,10 +316,10 @@ function fileSource(dist: string, core: QueryIndexCore, nodesFile: DistFile, pos
       // The last block whose first term is at or before `term`.
       let lo = 0;
       let hi = first.length - 1;
-      if (hi < 0 || compareStrings(term, first[0]!) < 0) return undefined;
+      if (hi < 0 || compareCodeUnits(term, first[0]!) < 0) return undefined;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (compareStrings(first[mid]!, term) <= 0) lo = mid;
+        if (compareCodeUnits(first[mid]!, term) <= 0) lo = mid;
         else hi = mid - 1;
       }
       return block(lo).get(term);
@@ -407,7 +411,7 @@ function checkCore(file: string, core: QueryIndexCore): void {
   }
 
   const T = core.terms as unknown;
-  if (!isRecord(T) || !Array.isArray(T.first) || !T.first.every((t, i, all) => typeof t === 'string' && (i === 0 || compareStrings(all[i - 1] as string, t) < 0))) {
+  if (!isRecord(T) || !Array.isArray(T.first) || !T.first.every((t, i, all) => typeof t === 'string' && (i === 0 || compareCodeUnits(all[i - 1] as string, t) < 0))) {
     return fail('has a term directory whose first terms are not strings in ascending order');
   }
   if (!offsetsOk(T.offsets, T.first.length + 1)) fail(`has term block offsets that are not ${T.first.length + 1} ascending whole numbers from ${HEADER_BYTES}`);

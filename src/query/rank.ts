@@ -9,6 +9,7 @@ import { isContentWord, stem, words } from '../text/tokens.js';
 import { EDGE_TYPES, FIELDS, type EdgeType, type ParentNode } from '../graph/types.js';
 import type { GraphIndex } from './graph-index.js';
 import { roundTo } from '../util/round.js';
+import { compareCodeUnits } from '../util/stable-json.js';
 import { tfidfWeight } from '../propose/tfidf.js';
 
 export interface HitScores {
@@ -256,7 +257,5 @@ function strongestInflow(index: GraphIndex, s: Float64Array, node: number): Rank
 
 /** Ties go to the skill whose path sorts first (a skill's node id is `skill:` and its path). */
 function idOrder(index: GraphIndex, a: number, b: number): number {
-  const x = index.nodeIds[index.docs[a]!]!;
-  const y = index.nodeIds[index.docs[b]!]!;
-  return x < y ? -1 : x > y ? 1 : 0;
+  return compareCodeUnits(index.nodeIds[index.docs[a]!]!, index.nodeIds[index.docs[b]!]!);
 }

@@ -1,8 +1,9 @@
 /**
  * The compiled library a server answers from: the dist's query index loaded once and whole
  * (through the same retriever `skillc query` uses, so answers are the CLI's; GraphIndex.preload),
- * the skills sorted by path for listing, and the contracts the dist holds. Everything a request needs is in memory except the bundle and
- * contract texts, which are read per request through util/confined-read, as the CLI reads them.
+ * the skills sorted by path for listing, and the contracts the dist holds. Everything a request
+ * needs is in memory except the bundle and contract texts, which are read per request through
+ * util/confined-read, as the CLI reads them.
  *
  * A rebuilt dist is picked up. The build replaces its output folder as a whole (two renames,
  * emit/write-dist.ts), so manifest.json's identity (inode, size, mtime, ctime) changes with every
@@ -20,6 +21,7 @@ import type { GraphNode, ParentNode } from '../graph/types.js';
 import { IndexError } from '../query/graph-index.js';
 import { openRetriever, type Retriever } from '../query/retriever.js';
 import { DistReadError, MAX_INDEX_BYTES, readDistFile } from '../util/confined-read.js';
+import { compareCodeUnits } from '../util/stable-json.js';
 
 export interface ServedSkill {
   readonly path: string;
@@ -78,7 +80,7 @@ export function loadServedDist(dist: string): ServedDist {
   const skills = nodes
     .filter((n): n is ParentNode => n.kind === 'parent')
     .map((node) => ({ path: node.path, name: node.name, description: node.description, node }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    .sort((a, b) => compareCodeUnits(a.path, b.path));
   return {
     dist,
     retriever,

@@ -91,7 +91,13 @@ export function openDistFile(dist: string, rel: string, options: DistReadOptions
     size,
     read(offset, length) {
       if (!open) throw new DistReadError(`${path.join(dist, rel)} was closed`, 'unreadable', rel);
-      return readRange(fd, size, offset, length, fail);
+      try {
+        return readRange(fd, size, offset, length, fail);
+      } catch (err) {
+        // As readDistFile: an I/O error is a DistReadError naming the file, not a crash.
+        if (err instanceof DistReadError) throw err;
+        return fail('unreadable', `cannot be read (${errnoText(err)})`);
+      }
     },
     close() {
       if (open) fs.closeSync(fd);

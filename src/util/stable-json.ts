@@ -21,18 +21,18 @@ function stableText(value: unknown, indent: number): string {
   try {
     return JSON.stringify(value, sortedKeys, indent) ?? 'null';
   } catch (err) {
-    if (err !== DIGIT_KEY) throw err;
+    if (err !== NOT_STABLE) throw err;
     return serialise(value, indent, '');
   }
 }
 
 /** Thrown by sortedKeys when it cannot give JSON.stringify what serialise would write: a key JavaScript would reorder, or a toJSON. */
-const DIGIT_KEY = Symbol('digit key');
+const NOT_STABLE = Symbol('not stable');
 
 function sortedKeys(this: unknown, key: string, value: unknown): unknown {
   // JSON.stringify has already applied a toJSON (a Buffer's, a class's): serialise does not, except a Date's.
   const original = (this as Record<string, unknown>)[key];
-  if (original !== value && !(original instanceof Date)) throw DIGIT_KEY;
+  if (original !== value && !(original instanceof Date)) throw NOT_STABLE;
   switch (typeof value) {
     case 'bigint':
       return value.toString();
@@ -50,7 +50,7 @@ function sortedKeys(this: unknown, key: string, value: unknown): unknown {
   // A null prototype: a key "__proto__" is then an own property like any other.
   const out = Object.create(null) as Record<string, unknown>;
   for (const k of keys.sort(compareCodeUnits)) {
-    if (/^[0-9]+$/.test(k)) throw DIGIT_KEY;
+    if (/^[0-9]+$/.test(k)) throw NOT_STABLE;
     out[k] = (value as Record<string, unknown>)[k];
   }
   return out;
