@@ -17,7 +17,9 @@ const EXT_TYPES: Record<string, FieldType> = {
   json: 'json', jsonl: 'json',
 };
 
-const FILE_RE = /^["']?[\w.~\/-]*\.[A-Za-z0-9]{1,6}["']?$|^["']?(\.{0,2}\/|~\/)[\w.\/-]+["']?$/;
+// An extension has a letter: `192.168.1.100` and `1.2.3` are an address and a version, not files
+// (nameFromValues reads extensions the same way).
+const FILE_RE = /^["']?[\w.~\/-]*\.(?=[0-9]{0,5}[A-Za-z])[A-Za-z0-9]{1,6}["']?$|^["']?(\.{0,2}\/|~\/)[\w.\/-]+["']?$/;
 const URL_RE = /^["']?https?:\/\//;
 
 export interface SlotShape {
@@ -169,6 +171,8 @@ function nameFromValues(type: FieldType, present: readonly string[]): string {
   }
   if (bare.length > 0 && bare.every((v) => URL_RE.test(v))) return 'url';
   if (bare.length > 0 && bare.every((v) => /^[\w.+-]+@[\w-]+\.[\w.]+$/.test(v))) return 'email';
+  // Four numbers of at most 255 are an IPv4 address before they are a version.
+  if (bare.length > 0 && bare.every((v) => /^\d{1,3}(\.\d{1,3}){3}$/.test(v) && v.split('.').every((n) => Number(n) <= 255))) return 'host';
   if (bare.length > 0 && bare.every((v) => /^v?\d+(\.\d+){1,3}([-+][\w.]+)?$/.test(v))) return 'version';
   switch (type) {
     case 'integer':

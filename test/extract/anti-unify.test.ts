@@ -44,6 +44,10 @@ describe('slot shapes', () => {
     expect(shapeSlot('--width', ['800', '1024'])).toEqual({ name: 'width', type: 'integer', output: false });
     // No word to go by: the values' kind names the slot.
     expect(shapeSlot(undefined, ['in.csv', 'data/x.csv'])).toEqual({ name: 'table', type: 'table', output: false, byKind: true });
+    // A dotted number is an address or a version, not a file (its "extension" has no letter).
+    expect(shapeSlot(undefined, ['192.168.1.100', '10.0.0.5'])).toEqual({ name: 'host', type: 'string', output: false, byKind: true });
+    expect(shapeSlot(undefined, ['1.2.3', 'v2.0.1'])).toEqual({ name: 'version', type: 'string', output: false, byKind: true });
+    expect(shapeSlot('cat', ['notes.txt', 'archive.7z'])).toMatchObject({ type: 'file' });
     expect(shapeSlot(undefined, ['https://a.example', 'https://b.example'])).toEqual({ name: 'url', type: 'string', output: false, byKind: true });
     expect(shapeSlot('from', ['table', 'counter'])).toEqual({ name: 'source', type: 'string', output: false });
   });
