@@ -350,7 +350,9 @@ function sentencesMatching(prose: readonly string[], re: RegExp): string[] {
 const WORDING: readonly [SideEffectKind, RegExp][] = [
   ['filesystem', /\b(writes?|saves?|saved|creates? (a |the )?(file|folder|directory)|deletes?|removes?|overwrites?|output file)\b/i],
   ['network', /\b(downloads?|uploads?|fetch(es)?|https?:\/\/|api (call|request)|requests? to|network)\b/i],
-  ['subprocess', /\b(runs? (a |the )?(command|script|shell)|executes?|shell|subprocess|terminal)\b/i],
+  // A terminal is the program only as a place to type into ("in the terminal", "a terminal
+  // command"): the bare word is as often an electrical terminal, and "in a terminal state" is none.
+  ['subprocess', /\b(runs? (a |the )?(command|script|shell)|executes?|shell|subprocess|(in|into|from|open) (a |the |your )?terminal(?![ -](state|node|value|symbol|condition)s?\b)|terminal (command|window|session)s?)\b/i],
   ['user-visible', /\b(prints?|displays?|shows?|reports? (to|back)|tells? the user)\b/i],
 ];
 
