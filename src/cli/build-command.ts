@@ -30,6 +30,8 @@ import type { ModelService } from '../llm/model-service.js';
 import { createHash } from 'node:crypto';
 import { CacheStore } from '../cache/store.js';
 import { MemoTable } from '../cache/memo.js';
+import { isTermCounts } from '../propose/tfidf.js';
+import { isSkillIO } from '../graph/artifacts.js';
 import { cacheKeyOf, fileIdentity } from '../cache/keys.js';
 import { readBuildRecord, reusableFiles, statTree, stillRecorded, treeMatches, writeBuildRecord, type RecordedFile } from '../cache/build-record.js';
 import type { Artifact } from '../emit/json-artifact.js';
@@ -162,9 +164,15 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     onPassEnd: () => progress.done(),
   }, jobs, llm, cache);
   const tEmit = performance.now();
-  const tokenCounts = cache ? MemoTable.load(cache, 'token-counts', (v): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0) : undefined;
-  const rendered = await renderLibrary(result.ir, path.resolve(library), tokenCounts);
-  tokenCounts?.save();
+  const memo = cache
+    ? {
+        tokenCounts: MemoTable.load(cache, 'token-counts', (v): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0),
+        termCounts: MemoTable.load(cache, 'term-counts', isTermCounts),
+        skillIO: MemoTable.load(cache, 'skill-io', isSkillIO),
+      }
+    : undefined;
+  const rendered = await renderLibrary(result.ir, path.resolve(library), memo);
+  if (memo) for (const table of Object.values(memo)) table.save();
   const tRendered = performance.now();
   const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true, refactor: rendered.stats, llm: llm?.usage() ?? null });
   const artifacts = renderArtifacts(result.ir, report, result.diagnostics, rendered);

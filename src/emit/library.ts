@@ -23,6 +23,8 @@ import { CORE_FILE, encodeQueryIndex, NODES_FILE, POSTINGS_FILE } from '../graph
 import { buildGraph, type ParentHydration } from '../graph/build-graph.js';
 import type { MemoTable } from '../cache/memo.js';
 import { sha256 } from '../util/hash.js';
+import { termCounts, type TermCounts } from '../propose/tfidf.js';
+import { skillIO, skillIOInput, type SkillIO } from '../graph/artifacts.js';
 
 export interface Quartiles {
   readonly q1: number;
@@ -76,14 +78,21 @@ export function bundlePath(parentPath: string): string {
   return parentPath === '.' ? 'bundles/_root.md' : `bundles/${parentPath}.md`;
 }
 
-/** Texts shorter than this are counted directly: hashing them would cost about as much. */
+/** Texts shorter than this are counted directly, not looked up: hashing them would cost about as much. */
 const MEMO_MIN_CHARS = 512;
 
-/**
- * @param tokenCounts token counts of earlier builds by the SHA-256 of the text (the build cache);
- * counting every skill's text is most of what rendering costs when little changed.
- */
-export async function renderLibrary(ir: BuildIR, libraryRoot: string, tokenCounts?: MemoTable<number>): Promise<RenderedLibrary> {
+/** Values of earlier builds kept in the build cache, each by the SHA-256 of its exact input. */
+export interface RenderMemo {
+  /** o200k counts of texts: counting every skill's text is most of what rendering costs when little changed. */
+  readonly tokenCounts: MemoTable<number>;
+  /** Content-token counts of the graph's field texts (bodies above all). */
+  readonly termCounts: MemoTable<TermCounts>;
+  /** Each skill's artifact mentions (graph/artifacts.ts), by skillIOInput. */
+  readonly skillIO: MemoTable<SkillIO>;
+}
+
+/** @param memo values of earlier builds (the build cache); without it everything is computed. */
+export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: RenderMemo): Promise<RenderedLibrary> {
   const parents = ir.parents ?? [];
   const artifacts: Artifact[] = [];
   const rewrites = new Map((ir.rewrites ?? []).map((r) => [r.parent, r]));
@@ -91,7 +100,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, tokenCount
   const sitesByParent = groupBy(callSites, (c) => c.parent);
   const callSitesByContract = groupBy(callSites, (c) => c.contract);
   const counter = await loadTokenCounter();
-  const count = tokenCounts ? (text: string) => (text.length < MEMO_MIN_CHARS ? counter(text) : tokenCounts.through(sha256(text), () => counter(text))) : counter;
+  const count = memo ? (text: string) => (text.length < MEMO_MIN_CHARS ? counter(text) : memo.tokenCounts.through(sha256(text), () => counter(text))) : counter;
   const perParent: ParentTokens[] = [];
   const hydration = new Map<string, ParentHydration>();
   const parentEntries: unknown[] = [];
@@ -134,7 +143,16 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, tokenCount
     }
   }
 
-  const graph = buildGraph(ir, hydration);
+  const graph = buildGraph(
+    ir,
+    hydration,
+    memo
+      ? {
+          termCounts: (text) => (text.length < MEMO_MIN_CHARS ? termCounts(text) : memo.termCounts.through(sha256(text), () => termCounts(text))),
+          skillIO: (p, lex) => memo.skillIO.through(sha256(skillIOInput(p)), () => skillIO(p, lex)),
+        }
+      : undefined,
+  );
   artifacts.push(jsonArtifact('graph.json', 'graph', graph, 0));
   // The same graph encoded for a query's cold start: what every query reads, and the rest by byte range.
   const index = encodeQueryIndex(graph);

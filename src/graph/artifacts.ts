@@ -153,6 +153,36 @@ export function skillIO(p: Parent, lex: ArtifactLexicon): SkillIO {
   };
 }
 
+/**
+ * Everything of a parent that skillIO reads, as one string: a key for its result kept between
+ * builds (hashed by the caller). Adding a read to skillIO means adding it here.
+ */
+export function skillIOInput(p: Parent): string {
+  return JSON.stringify([
+    p.file,
+    p.frontmatter.data?.['description'] ?? null,
+    p.frontmatter.yamlLine,
+    p.units.map((u) => [u.text, u.heading, u.kind, u.line, u.start, u.codeBlocks.map((cb) => [cb.line, cb.start, cb.end])]),
+  ]);
+}
+
+/** Whether a value read back from the build cache has the shape of SkillIO. */
+export function isSkillIO(v: unknown): v is SkillIO {
+  if (typeof v !== 'object' || v === null) return false;
+  const { mentions, inputs, outputs } = v as Record<string, unknown>;
+  const strings = (x: unknown) => Array.isArray(x) && x.every((e) => typeof e === 'string');
+  return (
+    strings(inputs) &&
+    strings(outputs) &&
+    Array.isArray(mentions) &&
+    mentions.every((m: unknown) => {
+      if (typeof m !== 'object' || m === null) return false;
+      const { type, role, file, line, where } = m as Record<string, unknown>;
+      return typeof type === 'string' && (role === 'input' || role === 'output') && typeof file === 'string' && Number.isInteger(line) && (where === 'declared' || where === 'prose' || where === 'code');
+    })
+  );
+}
+
 /** Indexes (0-based, within the unit's text) of the lines of its code blocks, fences included. */
 function codeLines(u: Parent['units'][number]): Set<number> {
   const out = new Set<number>();

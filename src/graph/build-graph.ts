@@ -5,14 +5,14 @@
  */
 import path from 'node:path';
 import type { BuildIR, Contract, Parent } from '../ir/types.js';
-import { buildTfidf } from '../propose/tfidf.js';
+import { buildTfidfFromCounts, termCounts, type TermCounts } from '../propose/tfidf.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { TOKENIZER } from '../text/bpe.js';
-import { loadArtifactLexicon, skillIO } from './artifacts.js';
+import { loadArtifactLexicon, skillIO, type ArtifactLexicon, type SkillIO } from './artifacts.js';
 import { EDGE_RULES } from './edges/registry.js';
-import { buildLexicon, type FieldTexts } from './lexicon.js';
+import { buildLexiconFromCounts, type FieldTexts } from './lexicon.js';
 import { DEFAULT_PARAMETERS } from './parameters.js';
-import { EDGE_TYPES, GRAPH_SCHEMA_VERSION, type ContractNode, type EdgeType, type GraphDocument, type GraphEdge, type ParentNode } from './types.js';
+import { EDGE_TYPES, FIELDS, GRAPH_SCHEMA_VERSION, type ContractNode, type EdgeType, type GraphDocument, type GraphEdge, type ParentNode } from './types.js';
 
 export interface ParentHydration {
   /** dist-relative file an agent reads for the parent. */
@@ -29,7 +29,18 @@ export function contractNodeId(id: string): string {
   return `contract:${id}`;
 }
 
-export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHydration>): GraphDocument {
+/**
+ * The per-skill work of a graph, which a build may take from its cache (values of earlier builds
+ * by a key of their exact input; see emit/library.ts). Either way the values are these functions'.
+ */
+export interface GraphMemo {
+  readonly termCounts: (text: string) => TermCounts;
+  readonly skillIO: (p: Parent, lex: ArtifactLexicon) => SkillIO;
+}
+
+const COMPUTE: GraphMemo = { termCounts, skillIO };
+
+export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHydration>, memo: GraphMemo = COMPUTE): GraphDocument {
   const parents = ir.parents ?? [];
   const decisions = new Map((ir.profiles ?? []).map((p) => [p.cluster, p.decision]));
   // A contract is a node only when some skill invokes it: the child store is reached through invokes.
@@ -45,9 +56,11 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   }
 
   const lex = loadArtifactLexicon();
-  const io = parents.map((p) => skillIO(p, lex));
+  const io = parents.map((p) => memo.skillIO(p, lex));
   const parentIds = parents.map((p) => parentNodeId(p.path));
-  const vectors = buildTfidf(parents.map(bodyText)).vectors;
+  // Each body is tokenised once, for the sem rule's TF-IDF vectors and for the lexicon's body field.
+  const bodyCounts = parents.map((p) => memo.termCounts(bodyText(p)));
+  const vectors = buildTfidfFromCounts(bodyCounts).vectors;
 
   const sharing = new Set((ir.passages ?? []).flatMap((x) => x.members.map((m) => m.parent)));
   const parentNodes: ParentNode[] = parents.map((p, i) => {
@@ -87,7 +100,10 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   const counts = Object.fromEntries(EDGE_TYPES.map((t) => [t, 0])) as Record<EdgeType, number>;
   for (const e of edges) counts[e.type]++;
 
-  const texts = parents.map((p, i) => fieldTexts(parentNodes[i]!, p, parentNodes[i]!.invokes.map((id) => byContract.get(id)!)));
+  const fieldCounts = parents.map((p, i) => {
+    const texts = fieldTexts(parentNodes[i]!, p, parentNodes[i]!.invokes.map((id) => byContract.get(id)!));
+    return FIELDS.map((f) => (f === 'body' ? bodyCounts[i]! : memo.termCounts(texts[f])));
+  });
   return {
     schemaVersion: GRAPH_SCHEMA_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
@@ -95,7 +111,7 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
     parameters: DEFAULT_PARAMETERS,
     nodes: [...parentNodes, ...contractNodes],
     edges,
-    lexicon: buildLexicon(parents.map((_, i) => i), texts),
+    lexicon: buildLexiconFromCounts(parents.map((_, i) => i), fieldCounts),
     stats: { parents: parentNodes.length, contracts: contractNodes.length, edges: counts },
   };
 }

@@ -4,8 +4,7 @@
  * and body, tokenised with the same stemmer as the rest of skillc. Stored in graph.json so that a
  * query reads only the postings of its own terms.
  */
-import { contentTokens } from '../text/tokens.js';
-import { tfidfWeight } from '../propose/tfidf.js';
+import { termCounts, tfidfWeight, type TermCounts } from '../propose/tfidf.js';
 import { roundTo } from '../util/round.js';
 import { FIELDS, type FieldName, type Lexicon } from './types.js';
 
@@ -14,18 +13,26 @@ const BODY = FIELDS.indexOf('body');
 export type FieldTexts = Readonly<Record<FieldName, string>>;
 
 export function buildLexicon(docNodes: readonly number[], texts: readonly FieldTexts[]): Lexicon {
+  return buildLexiconFromCounts(
+    docNodes,
+    texts.map((doc) => FIELDS.map((field) => termCounts(doc[field]))),
+  );
+}
+
+/** buildLexicon over field texts already counted: per document, one TermCounts per field of FIELDS. */
+export function buildLexiconFromCounts(docNodes: readonly number[], fields: readonly (readonly TermCounts[])[]): Lexicon {
   const lengths: number[][] = FIELDS.map(() => []);
   const byTerm = new Map<string, number[]>();
-  texts.forEach((doc, d) => {
+  fields.forEach((doc, d) => {
     const tf = new Map<string, number[]>();
-    FIELDS.forEach((field, f) => {
-      const toks = contentTokens(doc[field]);
-      lengths[f]!.push(toks.length);
-      for (const t of toks) {
+    FIELDS.forEach((_, f) => {
+      const counted = doc[f]!;
+      lengths[f]!.push(counted.length);
+      counted.terms.forEach((t, k) => {
         let row = tf.get(t);
         if (!row) tf.set(t, (row = FIELDS.map(() => 0)));
-        row[f]!++;
-      }
+        row[f] = counted.counts[k]!;
+      });
     });
     for (const [t, row] of tf) {
       let list = byTerm.get(t);
@@ -37,7 +44,7 @@ export function buildLexicon(docNodes: readonly number[], texts: readonly FieldT
   });
   const postings: Record<string, string> = {};
   for (const t of [...byTerm.keys()].sort()) postings[t] = encodePostings(byTerm.get(t)!);
-  return { docs: docNodes, lengths, postings, norms: bodyNorms(texts.length, byTerm) };
+  return { docs: docNodes, lengths, postings, norms: bodyNorms(fields.length, byTerm) };
 }
 
 /**

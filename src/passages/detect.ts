@@ -140,7 +140,10 @@ export function detectPassages(parents: readonly Parent[], copies: ReadonlySet<s
     for (const b of bodies) {
       if (taken.has(b)) continue;
       const k = key(b);
-      byKey.set(k, [...(byKey.get(k) ?? []), b]);
+      const list = byKey.get(k);
+      // In place: copying the list on each add made a section shared by n skills cost n².
+      if (list) list.push(b);
+      else byKey.set(k, [b]);
     }
     for (const list of byKey.values()) {
       if (new Set(list.map((b) => b.parent.path)).size < MIN_PASSAGE_PARENTS) continue;

@@ -14,37 +14,82 @@ export interface TfidfModel {
   readonly vocabulary: readonly string[];
 }
 
+/**
+ * A text's content tokens counted: each distinct term once, in the order of its first occurrence,
+ * and how many tokens the text has. What buildTfidf and the BM25F lexicon read of a text, and
+ * small enough to keep between builds (see TermCountsMemo).
+ */
+export interface TermCounts {
+  readonly terms: readonly string[];
+  readonly counts: readonly number[];
+  /** Tokens in all (the sum of counts). */
+  readonly length: number;
+}
+
+export function termCounts(text: string): TermCounts {
+  const at = new Map<string, number>();
+  const terms: string[] = [];
+  const counts: number[] = [];
+  let length = 0;
+  for (const tok of contentTokens(text)) {
+    length++;
+    const i = at.get(tok);
+    if (i === undefined) {
+      at.set(tok, terms.length);
+      terms.push(tok);
+      counts.push(1);
+    } else counts[i]!++;
+  }
+  return { terms, counts, length };
+}
+
+/** Whether a value read back from the build cache has the shape of TermCounts. */
+export function isTermCounts(v: unknown): v is TermCounts {
+  if (typeof v !== 'object' || v === null) return false;
+  const { terms, counts, length } = v as Record<string, unknown>;
+  if (!Array.isArray(terms) || !Array.isArray(counts) || terms.length !== counts.length || !Number.isInteger(length)) return false;
+  let sum = 0;
+  for (let i = 0; i < terms.length; i++) {
+    const c = counts[i] as unknown;
+    if (typeof terms[i] !== 'string' || typeof c !== 'number' || !Number.isInteger(c) || c < 1) return false;
+    sum += c;
+  }
+  return sum === length;
+}
+
 export function buildTfidf(texts: readonly string[]): TfidfModel {
+  return buildTfidfFromCounts(texts.map(termCounts));
+}
+
+/** buildTfidf over texts already counted: term ids in order of first occurrence across the documents. */
+export function buildTfidfFromCounts(docs: readonly TermCounts[]): TfidfModel {
   const termIds = new Map<string, number>();
-  const docs: Map<number, number>[] = [];
   const df: number[] = [];
-  for (const text of texts) {
-    const tf = new Map<number, number>();
-    for (const tok of contentTokens(text)) {
+  const ids = docs.map((doc) =>
+    doc.terms.map((tok) => {
       let id = termIds.get(tok);
       if (id === undefined) {
         id = termIds.size;
         termIds.set(tok, id);
         df.push(0);
       }
-      tf.set(id, (tf.get(id) ?? 0) + 1);
-    }
-    for (const id of tf.keys()) df[id]!++;
-    docs.push(tf);
-  }
-  const n = texts.length;
-  const vectors = docs.map((tf) => {
-    const ids = [...tf.keys()].sort((a, b) => a - b);
-    const weights = new Float64Array(ids.length);
+      df[id]!++;
+      return id;
+    }),
+  );
+  const n = docs.length;
+  const vectors = docs.map((doc, d) => {
+    const order = ids[d]!.map((_, k) => k).sort((a, b) => ids[d]![a]! - ids[d]![b]!);
+    const weights = new Float64Array(order.length);
     let norm = 0;
-    ids.forEach((id, i) => {
-      const w = tfidfWeight(tf.get(id)!, df[id]!, n);
+    order.forEach((k, i) => {
+      const w = tfidfWeight(doc.counts[k]!, df[ids[d]![k]!]!, n);
       weights[i] = w;
       norm += w * w;
     });
     norm = Math.sqrt(norm) || 1;
     for (let i = 0; i < weights.length; i++) weights[i]! /= norm;
-    return { terms: Uint32Array.from(ids), weights };
+    return { terms: Uint32Array.from(order, (k) => ids[d]![k]!), weights };
   });
   const vocabulary = new Array<string>(termIds.size);
   for (const [t, id] of termIds) vocabulary[id] = t;

@@ -8,7 +8,7 @@
  * 4,000-skill library is 400 candidates per term); a term that common says little about which
  * five parents are nearest.
  */
-import { cosine, topTerms } from '../../propose/tfidf.js';
+import { topTerms, type SparseVector } from '../../propose/tfidf.js';
 import type { GraphEdge } from '../types.js';
 import type { EdgeRule } from './edge-rule.js';
 import { roundTo } from '../../util/round.js';
@@ -33,19 +33,42 @@ export const semRule: EdgeRule = {
         list.push(i);
       }
     });
-    const edges: GraphEdge[] = [];
+    // Parent i's vector spread over the vocabulary, so a cosine with a candidate is one pass over
+    // the candidate's terms. The products and their order (ascending term id, as cosine() adds
+    // them) are the same, so the sums are the same to the bit. Candidacy is symmetric (i and j
+    // share a top term), and so is the sum, so each pair is measured once, from its lower index.
+    let vocabulary = 0;
+    for (const v of ctx.vectors) if (v.terms.length > 0) vocabulary = Math.max(vocabulary, v.terms[v.terms.length - 1]! + 1);
+    const dense = new Float64Array(vocabulary);
+    const denseCosine = (b: SparseVector): number => {
+      let dot = 0;
+      for (let k = 0; k < b.terms.length; k++) {
+        const a = dense[b.terms[k]!]!;
+        if (a !== 0) dot += a * b.weights[k]!;
+      }
+      return dot;
+    };
+    const close: { j: number; sim: number }[][] = Array.from({ length: n }, () => []);
     for (let i = 0; i < n; i++) {
       const seen = new Set<number>();
       for (const t of tops[i]!) {
         const list = index.get(t)!;
         if (list.length > maxDf) continue;
-        for (const j of list) if (j !== i) seen.add(j);
+        for (const j of list) if (j > i) seen.add(j);
       }
-      const near = [...seen]
-        .map((j) => ({ j, sim: cosine(ctx.vectors[i]!, ctx.vectors[j]!) }))
-        .filter((x) => x.sim >= MIN_COSINE)
-        .sort((a, b) => b.sim - a.sim || (ctx.parentIds[a.j]! < ctx.parentIds[b.j]! ? -1 : 1))
-        .slice(0, NEIGHBOURS);
+      const vi = ctx.vectors[i]!;
+      for (let k = 0; k < vi.terms.length; k++) dense[vi.terms[k]!] = vi.weights[k]!;
+      for (const j of seen) {
+        const sim = denseCosine(ctx.vectors[j]!);
+        if (sim < MIN_COSINE) continue;
+        close[i]!.push({ j, sim });
+        close[j]!.push({ j: i, sim });
+      }
+      for (let k = 0; k < vi.terms.length; k++) dense[vi.terms[k]!] = 0;
+    }
+    const edges: GraphEdge[] = [];
+    for (let i = 0; i < n; i++) {
+      const near = close[i]!.sort((a, b) => b.sim - a.sim || (ctx.parentIds[a.j]! < ctx.parentIds[b.j]! ? -1 : 1)).slice(0, NEIGHBOURS);
       for (const { j, sim } of near) {
         edges.push({ from: ctx.parentIds[i]!, to: ctx.parentIds[j]!, type: 'sem', weight: roundTo(sim, 4), evidence: [{ kind: 'cosine', detail: `TF-IDF cosine ${roundTo(sim, 4)}` }] });
       }

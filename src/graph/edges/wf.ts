@@ -55,6 +55,8 @@ export const wfRule: EdgeRule = {
           if (target !== undefined) add(i, target, 'mention', `\`${c.value.trim()}\``, p.file, c.line, lineText(c.line));
         }
         lines.forEach((text, k) => {
+          // The pattern needs the word "skill": most lines lack it, and a substring test is far cheaper.
+          if (!/skill/i.test(text)) return;
           for (const m of text.matchAll(/\b(?:the\s+)?\*{0,2}([a-z0-9]+(?:-[a-z0-9]+)+)\*{0,2}\s+skill\b/gi)) {
             const target = resolveName(m[1]!.toLowerCase(), i, ctx.parents, byName, false);
             if (target !== undefined) add(i, target, 'mention', m[0], p.file, u.line + k, text);
