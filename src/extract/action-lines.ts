@@ -21,19 +21,7 @@ const MAX_LINES_PER_BLOCK = 40;
 export const SHELL_LANGS: ReadonlySet<string> = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'shell-session', 'shellsession', 'terminal', 'cmd', 'powershell', 'ps1', 'fish']);
 const MAX_LINE_CHARS = 240;
 
-/**
- * Lines of units already read in this process. Propose, extract, verify and bind each ask for the
- * lines of the same units; the IR is never changed in place, so a unit's lines stay what they were.
- */
-const known = new WeakMap<Unit, readonly ActionLine[]>();
-
-export function actionLines(unit: Unit): readonly ActionLine[] {
-  let lines = known.get(unit);
-  if (!lines) known.set(unit, (lines = Object.freeze(readActionLines(unit))));
-  return lines;
-}
-
-function readActionLines(unit: Unit): ActionLine[] {
+export function actionLines(unit: Unit): ActionLine[] {
   const out: ActionLine[] = [];
   const push = (source: ActionLine['source'], text: string, line: number, shell = false) => {
     const t = text.replace(/\s+/g, ' ').trim();

@@ -170,7 +170,7 @@ export function boundUnits(dist: LintDist, parent: Parent): readonly BoundUnit[]
 
   const out: BoundUnit[] = [];
   for (const unit of parent.units) {
-    let lines: readonly ActionLine[] | undefined;
+    let lines: ActionLine[] | undefined;
     let verb: string | null | undefined;
     let best: BoundUnit | undefined;
     for (const entry of dist.contracts) {

@@ -17,7 +17,7 @@ import { BIND_PROMPT, type BindReplyItem } from '../llm/prompts/bind-call-sites.
 import { recordReply } from '../llm/reply-record.js';
 import { formatInvoke } from '../rewrite/invoke.js';
 import { anchorOf } from '../rewrite/templates.js';
-import { actionLines } from '../extract/action-lines.js';
+import { actionLines, type ActionLine } from '../extract/action-lines.js';
 import { unitIndex } from './extract.js';
 import { groupBy } from '../util/group-by.js';
 import { compareCodeUnits } from '../util/stable-json.js';
@@ -73,6 +73,7 @@ export const bindPass: Pass = {
         }
       }
     }
+    const linesOf = new Map<string, ActionLine[]>();
 
     const dropped: DroppedCallSite[] = [];
     const drop = (x: Candidate, stage: DroppedCallSite['stage'], reason: string) =>
@@ -85,7 +86,9 @@ export const bindPass: Pass = {
         if (x.detection === 'member') drop(x, 'detect', 'SKILL.md is not valid UTF-8: rewriting it would change bytes that were not decoded');
         return;
       }
-      const d = detectUnit(x.contract, x.parent, x.unit, actionLines(x.unit));
+      let lines = linesOf.get(x.unit.id);
+      if (!lines) linesOf.set(x.unit.id, (lines = actionLines(x.unit)));
+      const d = detectUnit(x.contract, x.parent, x.unit, lines);
       if (d.ok) detected.push({ x, contract: x.contract, unit: x.unit, matched: d.matched, deterministic: checkBindings(x.contract, x.unit, d.matched, alignedBindings(d.matched)) });
       // A unit elsewhere that matches no template was never a candidate, and a member of an
       // action's cluster with no concrete line defines the action rather than calling it: neither
