@@ -8,14 +8,56 @@
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkFrontmatter from 'remark-frontmatter';
-import remarkGfm from 'remark-gfm';
+import { gfm } from 'micromark-extension-gfm';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfmAutolinkLiteralFromMarkdown } from 'mdast-util-gfm-autolink-literal';
+import type { Processor } from 'unified';
 import type { Root, RootContent, Nodes, Heading, Code, ListItem, List } from 'mdast';
 import type { Bullet, CodeBlock, InlineCode, Link, Unit } from '../ir/types.js';
 import { LineIndex } from './line-index.js';
 import { assessParseBudget, type ParseBound } from './parse-budget.js';
 import { scanUnits } from './block-scan.js';
 
-const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).freeze();
+/**
+ * remark-gfm's parsing half (the same micromark and mdast extensions), except that GFM's
+ * autolink-literal transform is left to `linkLiterals` below, which runs it only where it can
+ * change something.
+ */
+function remarkGfmParse(this: Processor): void {
+  const data = this.data();
+  (data.micromarkExtensions ??= []).push(gfm());
+  (data.fromMarkdownExtensions ??= []).push(gfmFromMarkdown().map((e) => (e.transforms ? { ...e, transforms: [] } : e)));
+}
+
+const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfmParse).freeze();
+
+/** mdast-util-gfm-autolink-literal's transform: www., http(s)://, email, mailto: and xmpp: literals in text become links. */
+const autolinkLiterals = gfmAutolinkLiteralFromMarkdown().transforms![0]!;
+
+/**
+ * The autolink-literal transform, run on each top-level block that has a text node where one of
+ * its patterns could match, instead of on the whole tree: it walks the tree four times (once per
+ * pattern), about a tenth of the parse, and most blocks hold no literal. Each text node is
+ * rewritten from its own value alone (the patterns look at nothing outside it), so the tree is
+ * the one remark-gfm gives (test/text/markdown.test.ts; every file of the corpora compared).
+ * Every pattern needs `@`, `www.` or `http(s)://` in the text; text inside a link is never touched.
+ */
+function linkLiterals(tree: Root): void {
+  for (const block of tree.children) if (mayHoldLiteral(block)) autolinkLiterals(block as never);
+}
+
+function mayHoldLiteral(block: Nodes): boolean {
+  const stack: Nodes[] = [block];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.type === 'text') {
+      if (node.value.includes('@') || /https?:\/\/|www\./i.test(node.value)) return true;
+    } else if (node.type !== 'link' && node.type !== 'linkReference' && 'children' in node) {
+      for (const child of node.children as Nodes[]) stack.push(child);
+    }
+  }
+  return false;
+}
+
 /**
  * CommonMark without the GFM extensions: the same fences, headings, code and links (GFM adds
  * tables, autolink literals, footnotes, strikethrough and task lists), about 30% faster. Lint
@@ -24,7 +66,10 @@ const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).us
 const commonmark = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).freeze();
 
 export function parseMarkdown(text: string, options: { gfm?: boolean } = {}): Root {
-  return (options.gfm === false ? commonmark : processor).parse(text);
+  if (options.gfm === false) return commonmark.parse(text);
+  const tree = processor.parse(text);
+  linkLiterals(tree);
+  return tree;
 }
 
 export interface UnclosedFence {

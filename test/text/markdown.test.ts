@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
 import { parseMarkdown, splitUnits } from '../../src/text/markdown.js';
 import { LineIndex } from '../../src/text/line-index.js';
 
@@ -69,5 +73,27 @@ describe('splitUnits', () => {
     const r = units(text);
     expect(r.unclosedFences).toEqual([]);
     expect(r.units[0]!.codeBlocks.map((c) => c.closed)).toEqual([true, true]);
+  });
+});
+
+describe('GFM autolink literals, run only on the blocks that may hold one', () => {
+  const remark = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).freeze();
+  const literal = (tree: unknown): string[] => JSON.stringify(tree).match(/"url":"[^"]*"/g) ?? [];
+
+  it.each([
+    ['bare www and http links in prose', 'See www.example.com and https://example.org/path?q=1 for more.\n'],
+    ['an email, mailto: and xmpp:', 'Mail a.b+c@example.com, mailto:x@example.com or xmpp:me@chat.example.org/home.\n'],
+    ['a literal inside emphasis, a heading, a list and a table', '# Docs at www.docs.dev\n\n- *see http://a.io*\n- **b@c.de**\n\n| a | b |\n|---|---|\n| www.x.org | y@z.com |\n'],
+    ['text inside a link or a reference is left alone', '[www.a.com](http://b.com) and [http://c.com][ref]\n\n[ref]: http://d.com\n'],
+    ['a literal from a character reference', 'Write to a&#64;b.com or &#119;ww.example.com.\n'],
+    ['no literal at all, and lookalikes', 'An @mention, a www without a dot, http:/broken and foo@bar.\n'],
+    ['frontmatter and code are not text', '---\nname: x\nhomepage: https://x.dev\n---\n\n```\nhttps://in.code\n```\n\n`www.inline.code`\n'],
+    ['many blocks, some with literals', Array.from({ length: 30 }, (_, i) => (i % 7 === 0 ? `Para ${i} at www.site${i}.com.` : `Para ${i} plain.`)).join('\n\n') + '\n'],
+  ])('%s: the same tree as remark-gfm', (_, text) => {
+    expect(parseMarkdown(text)).toEqual(remark.parse(text));
+  });
+
+  it('does link the literals (the comparison above is not between two trees without them)', () => {
+    expect(literal(parseMarkdown('See www.example.com, a@b.com and https://x.org.\n'))).toEqual(['"url":"http://www.example.com"', '"url":"mailto:a@b.com"', '"url":"https://x.org"']);
   });
 });
