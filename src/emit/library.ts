@@ -24,7 +24,7 @@ import { buildGraph, type ParentHydration } from '../graph/build-graph.js';
 import type { MemoTable } from '../cache/memo.js';
 import { sha256 } from '../util/hash.js';
 import { termCounts, type TermCounts } from '../propose/tfidf.js';
-import { skillIO, skillIOInput, type SkillIO } from '../graph/artifacts.js';
+import { loadArtifactLexicon, skillIO, skillIOInput, type SkillIO } from '../graph/artifacts.js';
 
 export interface Quartiles {
   readonly q1: number;
@@ -149,7 +149,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
     memo
       ? {
           termCounts: (text) => (text.length < MEMO_MIN_CHARS ? termCounts(text) : memo.termCounts.through(sha256(text), () => termCounts(text))),
-          skillIO: (p, lex) => memo.skillIO.through(sha256(skillIOInput(p)), () => skillIO(p, lex)),
+          skillIO: (p) => memo.skillIO.through(sha256(skillIOInput(p)), () => skillIO(p, loadArtifactLexicon())),
         }
       : undefined,
   );

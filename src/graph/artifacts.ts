@@ -160,7 +160,7 @@ export function skillIO(p: Parent, lex: ArtifactLexicon): SkillIO {
 export function skillIOInput(p: Parent): string {
   return JSON.stringify([
     p.file,
-    p.frontmatter.data?.['description'] ?? null,
+    typeof p.frontmatter.data?.['description'] === 'string' ? p.frontmatter.data['description'] : null,
     p.frontmatter.yamlLine,
     p.units.map((u) => [u.text, u.heading, u.kind, u.line, u.start, u.codeBlocks.map((cb) => [cb.line, cb.start, cb.end])]),
   ]);

@@ -8,7 +8,7 @@ import type { BuildIR, Contract, Parent } from '../ir/types.js';
 import { buildTfidfFromCounts, termCounts, type TermCounts } from '../propose/tfidf.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { TOKENIZER } from '../text/bpe.js';
-import { loadArtifactLexicon, skillIO, type ArtifactLexicon, type SkillIO } from './artifacts.js';
+import { loadArtifactLexicon, skillIO, type SkillIO } from './artifacts.js';
 import { EDGE_RULES } from './edges/registry.js';
 import { buildLexiconFromCounts, type FieldTexts } from './lexicon.js';
 import { DEFAULT_PARAMETERS } from './parameters.js';
@@ -35,10 +35,11 @@ export function contractNodeId(id: string): string {
  */
 export interface GraphMemo {
   readonly termCounts: (text: string) => TermCounts;
-  readonly skillIO: (p: Parent, lex: ArtifactLexicon) => SkillIO;
+  /** skillIO with the rules' artifact lexicon (rules/ is in every cache key's code fingerprint). */
+  readonly skillIO: (p: Parent) => SkillIO;
 }
 
-const COMPUTE: GraphMemo = { termCounts, skillIO };
+const COMPUTE: GraphMemo = { termCounts, skillIO: (p) => skillIO(p, loadArtifactLexicon()) };
 
 export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHydration>, memo: GraphMemo = COMPUTE): GraphDocument {
   const parents = ir.parents ?? [];
@@ -56,7 +57,7 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   }
 
   const lex = loadArtifactLexicon();
-  const io = parents.map((p) => memo.skillIO(p, lex));
+  const io = parents.map((p) => memo.skillIO(p));
   const parentIds = parents.map((p) => parentNodeId(p.path));
   // Each body is tokenised once, for the sem rule's TF-IDF vectors and for the lexicon's body field.
   const bodyCounts = parents.map((p) => memo.termCounts(bodyText(p)));

@@ -50,11 +50,14 @@ export function isTermCounts(v: unknown): v is TermCounts {
   if (!Array.isArray(terms) || !Array.isArray(counts) || terms.length !== counts.length || !Number.isInteger(length)) return false;
   let sum = 0;
   for (let i = 0; i < terms.length; i++) {
+    const t = terms[i] as unknown;
     const c = counts[i] as unknown;
-    if (typeof terms[i] !== 'string' || typeof c !== 'number' || !Number.isInteger(c) || c < 1) return false;
+    // A content token is a stem of ASCII letters (tokens.ts): anything else would be written into
+    // the query index's postings as it is.
+    if (typeof t !== 'string' || !/^[a-z]+$/.test(t) || typeof c !== 'number' || !Number.isInteger(c) || c < 1) return false;
     sum += c;
   }
-  return sum === length;
+  return sum === length && new Set(terms).size === terms.length;
 }
 
 export function buildTfidf(texts: readonly string[]): TfidfModel {

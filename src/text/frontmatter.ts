@@ -168,6 +168,16 @@ function parseYaml(yaml: string, base: number): { data: Record<string, unknown> 
   try {
     const js: unknown = doc.toJS({ maxAliasCount: 100 });
     data = js !== null && typeof js === 'object' && !Array.isArray(js) ? (js as Record<string, unknown>) : null;
+    // An anchor used inside itself (`description: &x [*x]`) makes data that contains itself, which
+    // no JSON artifact can hold (parents.json carries the data): such data is not data.
+    if (data !== null) {
+      try {
+        JSON.stringify(data);
+      } catch {
+        data = null;
+        problems.push({ kind: 'frontmatter-yaml-error', offset: base, message: 'YAML could not be converted to data: it contains itself (an anchor used inside its own node) or nests too deep to be held as JSON' });
+      }
+    }
   } catch (err) {
     problems.push({ kind: 'frontmatter-yaml-error', offset: base, message: `YAML could not be converted to data: ${firstLine(String(err))}` });
   }

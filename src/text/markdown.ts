@@ -18,21 +18,35 @@ import { LineIndex } from './line-index.js';
 import { assessParseBudget, type ParseBound } from './parse-budget.js';
 import { scanUnits } from './block-scan.js';
 
+/** mdast-util-gfm-autolink-literal's transform: www., http(s)://, email, mailto: and xmpp: literals in text become links. */
+const autolinkLiterals = gfmAutolinkLiteralFromMarkdown().transforms![0]!;
+
 /**
- * remark-gfm's parsing half (the same micromark and mdast extensions), except that GFM's
- * autolink-literal transform is left to `linkLiterals` below, which runs it only where it can
- * change something.
+ * GFM's mdast extensions as remark-gfm registers them, except that the autolink-literal transform
+ * is left to `linkLiterals` below, which runs it only where it can change something. Were
+ * mdast-util-gfm to resolve another copy of that transform (or add others), the extensions are
+ * kept as they are and the tree is remark-gfm's the slow way.
  */
+let scopedLiterals = false;
+const gfmMdastExtensions = gfmFromMarkdown().map((e) => {
+  if (e.transforms?.length !== 1 || e.transforms[0] !== autolinkLiterals) return e;
+  scopedLiterals = true;
+  return { ...e, transforms: [] };
+});
+
+/** Whether the autolink-literal transform runs per block (else within the parse, as remark-gfm runs it). */
+export function literalsScoped(): boolean {
+  return scopedLiterals;
+}
+
+/** remark-gfm's parsing half: the same micromark and mdast extensions. */
 function remarkGfmParse(this: Processor): void {
   const data = this.data();
   (data.micromarkExtensions ??= []).push(gfm());
-  (data.fromMarkdownExtensions ??= []).push(gfmFromMarkdown().map((e) => (e.transforms ? { ...e, transforms: [] } : e)));
+  (data.fromMarkdownExtensions ??= []).push(gfmMdastExtensions);
 }
 
 const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfmParse).freeze();
-
-/** mdast-util-gfm-autolink-literal's transform: www., http(s)://, email, mailto: and xmpp: literals in text become links. */
-const autolinkLiterals = gfmAutolinkLiteralFromMarkdown().transforms![0]!;
 
 /**
  * The autolink-literal transform, run on each top-level block that has a text node where one of
@@ -43,6 +57,7 @@ const autolinkLiterals = gfmAutolinkLiteralFromMarkdown().transforms![0]!;
  * Every pattern needs `@`, `www.` or `http(s)://` in the text; text inside a link is never touched.
  */
 function linkLiterals(tree: Root): void {
+  if (!scopedLiterals) return;
   for (const block of tree.children) if (mayHoldLiteral(block)) autolinkLiterals(block as never);
 }
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { artifactLexiconFrom, lineRoles, loadArtifactLexicon, skillIO } from '../../src/graph/artifacts.js';
 import { buildGraph } from '../../src/graph/build-graph.js';
+import { namedSkills } from '../../src/graph/edges/wf.js';
 import type { GraphDocument } from '../../src/graph/types.js';
 import { buildInProcess } from '../helpers/build-ir.js';
 import { scratchDir, writeTree } from '../helpers/tmp.js';
@@ -159,5 +160,25 @@ describe('skill I/O', () => {
     expect(io.inputs).toEqual(['csv']);
     expect(io.outputs).toEqual([]);
     expect(io.mentions.map((m) => m.role)).toEqual(['input', 'input', 'input', 'output']);
+  });
+});
+
+describe('wf: skills named in a line', () => {
+  const reference = (line: string) => [...line.matchAll(/\b(?:the\s+)?\*{0,2}([a-z0-9]+(?:-[a-z0-9]+)+)\*{0,2}\s+skill\b/gi)].map((m) => [m[0], m[1]]);
+  const found = (line: string) => namedSkills(line).map((m) => [m[0], m[1]]);
+
+  it.each([
+    'Run the pdf-extract skill first, then the **csv-report** skill.',
+    'Use The Data-Cleaner  Skill; not the skills list, nor askill-x skill-y skill.',
+    'foo-bar skill-baz skill and x--y-z skill',
+    'plain words skill, one-word skill, a-b skills, a-b skill',
+  ])('finds what one global search finds: %s', (line) => {
+    expect(found(line)).toEqual(reference(line));
+  });
+
+  it('finds the mentions in a long line in linear time (a global search was quadratic on a hyphenated run)', () => {
+    // 200 KB of "a-a-a…" before "b skills skill": the name search retried at every hyphen; this took minutes at 1 MB.
+    const line = `${'a-'.repeat(100_000)}b skills skill, then the x-y skill`;
+    expect(found(line)).toEqual([['the x-y skill', 'x-y']]);
   });
 });

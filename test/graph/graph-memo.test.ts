@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { isSkillIO, skillIO, skillIOInput } from '../../src/graph/artifacts.js';
+import { isSkillIO, loadArtifactLexicon, skillIO, skillIOInput } from '../../src/graph/artifacts.js';
 import { buildGraph, type GraphMemo, type ParentHydration } from '../../src/graph/build-graph.js';
 import { isTermCounts, termCounts } from '../../src/propose/tfidf.js';
 import { decodeValue, encodeValue } from '../../src/cache/codec.js';
@@ -28,8 +28,8 @@ describe('graph memo', () => {
         stored.set(`t:${text}`, decodeValue(encodeValue(v)));
         return v;
       },
-      skillIO: (p, lex) => {
-        const v = skillIO(p, lex);
+      skillIO: (p) => {
+        const v = skillIO(p, loadArtifactLexicon());
         stored.set(`io:${skillIOInput(p)}`, decodeValue(encodeValue(v)));
         return v;
       },
@@ -61,6 +61,10 @@ describe('graph memo', () => {
     expect(skillIOInput({ ...p, file: `${p.file}x` })).not.toBe(base);
     expect(skillIOInput({ ...p, frontmatter: { ...p.frontmatter, yamlLine: p.frontmatter.yamlLine + 1 } })).not.toBe(base);
     expect(skillIOInput({ ...p, frontmatter: { ...p.frontmatter, data: { ...p.frontmatter.data, description: 'Writes a CSV.' } } })).not.toBe(base);
+    // Only a string description is read; any other value keys as none (and a cyclic one cannot throw).
+    const cyclic: unknown[] = [];
+    cyclic.push(cyclic);
+    expect(skillIOInput({ ...p, frontmatter: { ...p.frontmatter, data: { ...p.frontmatter.data, description: cyclic } } })).toBe(skillIOInput({ ...p, frontmatter: { ...p.frontmatter, data: { ...p.frontmatter.data, description: 7 } } }));
     expect(skillIOInput({ ...p, units: [...p.units.slice(0, -1), { ...u, text: `${u.text} pdf` }] })).not.toBe(base);
     expect(skillIOInput({ ...p, units: [...p.units.slice(0, -1), { ...u, line: u.line + 1 }] })).not.toBe(base);
   });

@@ -12,7 +12,13 @@ describe('termCounts', () => {
 
   it('accepts what it makes and refuses other shapes read back from a cache', () => {
     expect(isTermCounts(termCounts('a pdf to a csv table, and a csv'))).toBe(true);
-    for (const bad of [null, 1, {}, { terms: ['a'], counts: [1] }, { terms: ['a'], counts: [0], length: 0 }, { terms: ['a'], counts: [1, 2], length: 3 }, { terms: [1], counts: [1], length: 1 }, { terms: ['a'], counts: [1.5], length: 1.5 }, { terms: ['a'], counts: [2], length: 3 }]) {
+    for (const bad of [null, 1, {}, { terms: ['a'], counts: [1] }, { terms: ['a'], counts: [0], length: 0 }, { terms: ['a'], counts: [1, 2], length: 3 }, { terms: [1], counts: [1], length: 1 }, { terms: ['a'], counts: [1.5], length: 1.5 }, { terms: ['a'], counts: [2], length: 3 },
+      // Terms must be distinct stems of letters: a tab or newline would be written into the query index.
+      { terms: ['pdf', 'pdf'], counts: [1, 1], length: 2 },
+      { terms: ['pdf\tcsv'], counts: [1], length: 1 },
+      { terms: ['pdf\n'], counts: [1], length: 1 },
+      { terms: ['x2'], counts: [1], length: 1 },
+    ]) {
       expect(isTermCounts(bad)).toBe(false);
     }
   });

@@ -95,6 +95,17 @@ describe('splitFrontmatter on hostile or unusual input', () => {
     expect(big.at).toEqual([{ kind: 'frontmatter-yaml-error', line: 6002, column: 1 }]);
   });
 
+  it('gives no data, and says why, when an anchor is used inside itself (data that contains itself)', () => {
+    for (const yaml of ['description: &x [*x]', 'description: &x {k: *x}', 'meta: &m\n  self: *m']) {
+      const r = problemsAt(`---\nname: a\n${yaml}\n---\n# A\n`);
+      expect(r.frontmatter.data).toBeNull();
+      expect(r.at.map((p) => p.kind)).toContain('frontmatter-yaml-error');
+      expect(r.problems.find((p) => p.kind === 'frontmatter-yaml-error')!.message).toMatch(/could not be converted to data/);
+    }
+    // An alias to an earlier node is fine: shared, not circular.
+    expect(splitFrontmatter('---\nname: &n a\ndescription: *n\n---\n').frontmatter.data).toEqual({ name: 'a', description: 'a' });
+  });
+
   it('does not parse frontmatter over the size limit, and says so at its first line', () => {
     const yaml = Array.from({ length: 8000 }, (_, i) => `key${i}: value ${i}`).join('\n');
     const text = `---\n${yaml}\n---\n# Body\n`;

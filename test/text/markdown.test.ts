@@ -3,7 +3,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
-import { parseMarkdown, splitUnits } from '../../src/text/markdown.js';
+import { literalsScoped, parseMarkdown, splitUnits } from '../../src/text/markdown.js';
 import { LineIndex } from '../../src/text/line-index.js';
 
 function units(text: string, bodyStart = 0) {
@@ -91,6 +91,10 @@ describe('GFM autolink literals, run only on the blocks that may hold one', () =
     ['many blocks, some with literals', Array.from({ length: 30 }, (_, i) => (i % 7 === 0 ? `Para ${i} at www.site${i}.com.` : `Para ${i} plain.`)).join('\n\n') + '\n'],
   ])('%s: the same tree as remark-gfm', (_, text) => {
     expect(parseMarkdown(text)).toEqual(remark.parse(text));
+  });
+
+  it('runs per block: the transform mdast-util-gfm registers is the one skillc runs', () => {
+    expect(literalsScoped()).toBe(true);
   });
 
   it('does link the literals (the comparison above is not between two trees without them)', () => {

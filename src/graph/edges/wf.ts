@@ -55,9 +55,7 @@ export const wfRule: EdgeRule = {
           if (target !== undefined) add(i, target, 'mention', `\`${c.value.trim()}\``, p.file, c.line, lineText(c.line));
         }
         lines.forEach((text, k) => {
-          // The pattern needs the word "skill": most lines lack it, and a substring test is far cheaper.
-          if (!/skill/i.test(text)) return;
-          for (const m of text.matchAll(/\b(?:the\s+)?\*{0,2}([a-z0-9]+(?:-[a-z0-9]+)+)\*{0,2}\s+skill\b/gi)) {
+          for (const m of namedSkills(text)) {
             const target = resolveName(m[1]!.toLowerCase(), i, ctx.parents, byName, false);
             if (target !== undefined) add(i, target, 'mention', m[0], p.file, u.line + k, text);
           }
@@ -67,6 +65,34 @@ export const wfRule: EdgeRule = {
     return [...edges.values()].map((e): GraphEdge => ({ from: ctx.parentIds[e.from]!, to: ctx.parentIds[e.to]!, type: 'wf', weight: e.count, evidence: e.evidence }));
   },
 };
+
+/** "the X skill", "**X** skill": a hyphenated name, then the word skill, ending at the end of the text. */
+const NAMED_SKILL_AT_END = /\b(?:the\s+)?\*{0,2}([a-z0-9]+(?:-[a-z0-9]+)+)\*{0,2}\s+skill$/i;
+/** How far before the word "skill" a mention may start: "the", two asterisks and a long name. */
+const MENTION_WINDOW = 256;
+
+/**
+ * The mentions of a skill by name in a line, left to right and not overlapping, as one global
+ * search for NAMED_SKILL_AT_END's pattern would find them. Each match ends at a word "skill", so
+ * the search runs once per such word over the text before it, from where the last match ended and
+ * at most MENTION_WINDOW characters back. A search over the whole line retried the name at every
+ * hyphen of a long hyphenated run: quadratic, minutes on one crafted line of a megabyte.
+ */
+export function namedSkills(line: string): RegExpMatchArray[] {
+  const out: RegExpMatchArray[] = [];
+  let done = 0;
+  for (const hit of line.matchAll(/\bskill\b/gi)) {
+    const end = hit.index + hit[0].length;
+    let from = Math.max(done, hit.index - MENTION_WINDOW);
+    // Start the window between words, so that its \b is the line's.
+    while (from > done && from < hit.index && /\w/.test(line[from - 1]!) && /\w/.test(line[from]!)) from++;
+    const m = NAMED_SKILL_AT_END.exec(line.slice(from, end));
+    if (!m) continue;
+    out.push(m);
+    done = end;
+  }
+  return out;
+}
 
 /** Frontmatter name and folder name, lower case. */
 function namesOf(p: Parent): string[] {
