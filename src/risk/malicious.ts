@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../util/package-root.js';
+import { NextChar, NextMatch, prefixSpanSuffix, type Span } from './linear-match.js';
 
 export type TechniqueId = 'decode-and-execute' | 'untrusted-remote-script' | 'password-archive-executable' | 'paste-command-from-page' | 'disable-os-protection' | 'credential-exfiltration';
 
@@ -162,30 +163,36 @@ export function untrustedHost(url: string): string | null {
   return null;
 }
 
-const DOWNLOAD_RUN = [
-  /\b(?:curl|wget|fetch)\b[^\n]*\|\s*(?:sudo(?:\s+-[A-Za-z]+(?:\s+[\w.-]+)?)*\s+)?(?:(?:\/usr\/bin\/)?env\s+)?(?:xargs\s+(?:-\S+\s+)*)?["']?(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:sh|bash|zsh|dash|ksh|python[23]?|perl|ruby|node|php|osascript)\b/gi,
-  /\bosascript\s+-e\s+["']?\$\(\s*(?:curl|wget)\b[^)\n]*\)/gi,
-  /\bmshta(?:\.exe)?\s+\S*https?:\/\/\S+/gi,
-  /\b(?:sh|bash|zsh|source|\.)\s+<\(\s*(?:curl|wget)\b[^)\n]*\)/gi,
-  /\b(?:sh|bash|zsh|python[23]?)\s+-c\s+["']?\$\(\s*(?:curl|wget)\b[^)\n]*\)/gi,
-  /\beval\s+["']?\$\(\s*(?:curl|wget)\b[^)\n]*\)/gi,
-  /\b(?:iex|Invoke-Expression)\b[^\n]*\b(?:DownloadString|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n]*/gi,
-  /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|\n]*\|\s*(?:iex|Invoke-Expression)\b/gi,
+/**
+ * A download piped or handed to an interpreter: `curl … | sh`, `osascript -e "$(curl …)"`,
+ * `bash <(curl …)`, `bash -c "$(curl …)"`, `eval "$(curl …)"`, `iex (… DownloadString …)`,
+ * `iwr … | iex`, each as the command word, a greedy span up to a stop character, and what must come
+ * last (see prefixSpanSuffix: one global search of `prefix[^stop]*suffix` was quadratic in a line).
+ */
+const DOWNLOAD_RUN: readonly { readonly prefix: RegExp; readonly stop: RegExp; readonly suffix: RegExp }[] = [
+  { prefix: /\b(?:curl|wget|fetch)\b/gi, stop: /\n/, suffix: /\|\s*(?:sudo(?:\s+-[A-Za-z]+(?:\s+[\w.-]+)?)*\s+)?(?:(?:\/usr\/bin\/)?env\s+)?(?:xargs\s+(?:-\S+\s+)*)?["']?(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:sh|bash|zsh|dash|ksh|python[23]?|perl|ruby|node|php|osascript)\b/i },
+  { prefix: /\bosascript\s+-e\s+["']?\$\(\s*(?:curl|wget)\b/gi, stop: /[)\n]/, suffix: /\)/ },
+  { prefix: /\b(?:sh|bash|zsh|source|\.)\s+<\(\s*(?:curl|wget)\b/gi, stop: /[)\n]/, suffix: /\)/ },
+  { prefix: /\b(?:sh|bash|zsh|python[23]?)\s+-c\s+["']?\$\(\s*(?:curl|wget)\b/gi, stop: /[)\n]/, suffix: /\)/ },
+  { prefix: /\beval\s+["']?\$\(\s*(?:curl|wget)\b/gi, stop: /[)\n]/, suffix: /\)/ },
+  { prefix: /\b(?:iex|Invoke-Expression)\b/gi, stop: /\n/, suffix: /\b(?:DownloadString|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n]*/i },
+  { prefix: /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/gi, stop: /[|\n]/, suffix: /\|\s*(?:iex|Invoke-Expression)\b/i },
 ];
+/** `mshta http://…`: the URL is in the run of non-spaces after the command, which bounds the search. */
+const MSHTA_RUN = /\bmshta(?:\.exe)?\s+\S*https?:\/\/\S+/gi;
 
 function downloadRuns(text: string, paragraphs: readonly Window[]): MaliciousFinding[] {
   const out: MaliciousFinding[] = [];
-  for (const shape of DOWNLOAD_RUN) {
-    const re = new RegExp(shape.source, shape.flags);
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      // curl takes a bare host as http: `curl -s 192.0.2.10/i.sh | bash`.
-      const urls = [...(m[0].match(/https?:\/\/[^\s"'`)<>|]+/gi) ?? []), ...(m[0].match(/(?<![\w./:-])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\/[^\s"'`)<>|]*/g) ?? []).map((u) => `http://${u}`)];
-      for (const url of urls) {
-        const why = untrustedHost(url);
-        if (why) {
-          out.push({ technique: 'untrusted-remote-script', pattern: 'download-run', offset: m.index, length: m[0].length, message: `a script from ${why} is downloaded and run` });
-          break;
-        }
+  const spans = [...DOWNLOAD_RUN.flatMap((shape) => prefixSpanSuffix(text, shape.prefix, shape.stop, shape.suffix)), ...[...text.matchAll(MSHTA_RUN)].map((m) => ({ index: m.index, end: m.index + m[0].length }))];
+  for (const span of spans) {
+    const command = text.slice(span.index, span.end);
+    // curl takes a bare host as http: `curl -s 192.0.2.10/i.sh | bash`.
+    const urls = [...(command.match(/https?:\/\/[^\s"'`)<>|]+/gi) ?? []), ...(command.match(/(?<![\w./:-])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\/[^\s"'`)<>|]*/g) ?? []).map((u) => `http://${u}`)];
+    for (const url of urls) {
+      const why = untrustedHost(url);
+      if (why) {
+        out.push({ technique: 'untrusted-remote-script', pattern: 'download-run', offset: span.index, length: span.end - span.index, message: `a script from ${why} is downloaded and run` });
+        break;
       }
     }
   }
@@ -220,12 +227,113 @@ function bundledThenSent(text: string, lines: readonly Window[], paragraphs: rea
   return out;
 }
 
-/** A download saved to a file: the URL and the file's name. */
-const SAVED = [
-  /\b(?:curl|wget)\b[^\n]*?(https?:\/\/[^\s"'`)<>|]+)[^\n]*?(?:\s-o\s*|\s-O\s*|--output[= ]|--output-document[= ]|>\s*)["']?([^\s"'`;&|]+)/gi,
-  /\b(?:curl|wget)\b[^\n]*?\s(?:-o\s*|-O\s*|--output[= ]|--output-document[= ]|>\s*)["']?([^\s"'`;&|]+)[^\n]*?(https?:\/\/[^\s"'`)<>|]+)/gi,
-  /\b(?:iwr|Invoke-WebRequest|Start-BitsTransfer)\b[^\n]*?(https?:\/\/[^\s"'`)<>|]+)[^\n]*?-(?:OutFile|Destination)\s+["']?([^\s"'`;&|]+)/gi,
-];
+/** A download saved to a file: the command's span, the URL and the file's name. */
+interface SavedDownload extends Span {
+  readonly url: string;
+  readonly file: string;
+}
+
+const FETCH = /\b(?:curl|wget)\b/gi;
+const PS_FETCH = /\b(?:iwr|Invoke-WebRequest|Start-BitsTransfer)\b/gi;
+/** Where a URL starts: a scheme and at least one character of the URL after it. */
+const URL_START = /https?:\/\/(?=[^\s"'`)<>|])/gi;
+/** What ends a URL. */
+const URL_END = /[\s"'`)<>|]/;
+/** An output option and its file, after the URL (`-o f`, `--output f`, `> f`). */
+const OUT_AFTER_URL = /(?:\s-o\s*|\s-O\s*|--output[= ]|--output-document[= ]|>\s*)["']?([^\s"'`;&|]+)/gi;
+/** The same before the URL, after a space. */
+const OUT_BEFORE_URL = /\s(?:-o\s*|-O\s*|--output[= ]|--output-document[= ]|>\s*)["']?([^\s"'`;&|]+)/gi;
+const PS_OUT = /-(?:OutFile|Destination)\s+["']?([^\s"'`;&|]+)/gi;
+
+/**
+ * Downloads saved to a file: `curl|wget … URL … -o FILE`, `curl|wget … -o FILE … URL` and
+ * `iwr|Invoke-WebRequest|Start-BitsTransfer … URL … -OutFile FILE`, each part the first after the
+ * one before on the command's line (an output option's spaces may run onto the next). The global
+ * searches this replaces (`\bcurl\b[^\n]*?(URL)[^\n]*?(OUT)`) were cubic in a line: 16 s for 20 KB.
+ * Here every part is found with a cursor that only moves forward (NextMatch), so a text is read
+ * a bounded number of times. Unlike the regex, a URL is always taken whole: the regex could cut one
+ * short at an `--output=` inside it, which curl would not read as an option either.
+ */
+export function savedDownloads(text: string): SavedDownload[] {
+  const newlines: number[] = [];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) newlines.push(i);
+  /** The index of the line end (a newline, or the text's end) at or after a position. */
+  const lineEnd = (at: number): number => {
+    let lo = 0;
+    let hi = newlines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (newlines[mid]! < at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < newlines.length ? newlines[lo]! : text.length;
+  };
+  const urls = () => {
+    const starts = new NextMatch(text, URL_START);
+    const ends = new NextChar(text, URL_END);
+    return (at: number): Span | null => {
+      const s = starts.at(at);
+      return s ? { index: s.index, end: ends.at(s.index + s[0].length) } : null;
+    };
+  };
+  const out: SavedDownload[] = [];
+  const shapes: { word: RegExp; find: (from: number, end: number) => { end: number; url: Span; file: string } | null }[] = [
+    (() => {
+      const url = urls();
+      const option = new NextMatch(text, OUT_AFTER_URL);
+      return {
+        word: FETCH,
+        find: (from: number, end: number) => {
+          const u = url(from);
+          if (!u || u.index >= end) return null;
+          const o = option.at(u.end);
+          return o && o.index <= end ? { end: o.index + o[0].length, url: u, file: o[1]! } : null;
+        },
+      };
+    })(),
+    (() => {
+      const url = urls();
+      const option = new NextMatch(text, OUT_BEFORE_URL);
+      return {
+        word: FETCH,
+        find: (from: number, end: number) => {
+          const o = option.at(from);
+          if (!o || o.index > end) return null;
+          const after = o.index + o[0].length;
+          const u = url(after);
+          return u && u.index < lineEnd(after) ? { end: u.end, url: u, file: o[1]! } : null;
+        },
+      };
+    })(),
+    (() => {
+      const url = urls();
+      const option = new NextMatch(text, PS_OUT);
+      return {
+        word: PS_FETCH,
+        find: (from: number, end: number) => {
+          const u = url(from);
+          if (!u || u.index >= end) return null;
+          const o = option.at(u.end);
+          return o && o.index < end ? { end: o.index + o[0].length, url: u, file: o[1]! } : null;
+        },
+      };
+    })(),
+  ];
+  for (const shape of shapes) {
+    const word = new RegExp(shape.word.source, shape.word.flags);
+    for (let w = word.exec(text); w; w = word.exec(text)) {
+      const from = w.index + w[0].length;
+      const found = shape.find(from, lineEnd(from));
+      if (!found) {
+        word.lastIndex = w.index + 1;
+        continue;
+      }
+      out.push({ index: w.index, end: found.end, url: text.slice(found.url.index, found.url.end), file: found.file });
+      word.lastIndex = found.end;
+    }
+  }
+  return out;
+}
 
 /**
  * A file downloaded from an untrusted host (raw IP, shortener, paste site, plain http) and then
@@ -233,19 +341,33 @@ const SAVED = [
  */
 function savedThenRun(text: string, paragraphs: readonly Window[]): MaliciousFinding[] {
   const out: MaliciousFinding[] = [];
-  for (const [k, shape] of SAVED.entries()) {
-    const re = new RegExp(shape.source, shape.flags);
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      const [url, file] = k === 1 ? [m[2]!, m[1]!] : [m[1]!, m[2]!];
-      const why = untrustedHost(url);
-      if (!why || file === '-' || file === '/dev/null') continue;
-      const para = windowAt(paragraphs, m.index);
-      if (!para) continue;
-      const name = file.split(/[\\/]/).pop()!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      const after = para.text.slice(m.index - para.start + m[0].length);
-      const run = new RegExp(`(?:chmod\\s+(?:[+ugoa]*x|[0-7]*[157][0-7]*)\\s+\\S*${name}\\b|\\b(?:sh|bash|zsh|python[23]?|perl|node|ruby|source|Start-Process|start|open)\\s+(?:-\\S+\\s+)*["']?\\S*${name}\\b|\\./${name}\\b|(?:^|[;&|\\s])\\S*/${name}(?:\\s|$))`, 'i');
-      if (run.test(after)) out.push({ technique: 'untrusted-remote-script', pattern: 'download-save-run', offset: m.index, length: m[0].length, message: `a file from ${why} is downloaded and then run` });
+  /**
+   * Per paragraph and file name, where the last search for a run of it started and where it found
+   * one (-1: none after that start). Each shape's downloads come in text order, so a later one's
+   * rest of the paragraph is a suffix of an earlier one's: a run found further on still answers,
+   * and if there was none, only a run at the very start of the shorter rest can be new. Searching every rest
+   * whole was quadratic in a paragraph of many downloads.
+   */
+  const searched = new Map<string, { from: number; at: number }>();
+  for (const { index, end, url, file } of savedDownloads(text)) {
+    const why = untrustedHost(url);
+    if (!why || file === '-' || file === '/dev/null') continue;
+    const para = windowAt(paragraphs, index);
+    if (!para) continue;
+    const name = file.split(/[\\/]/).pop()!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const after = para.text.slice(end - para.start);
+    const source = `(?:chmod\\s+(?:[+ugoa]*x|[0-7]*[157][0-7]*)\\s+\\S*${name}\\b|\\b(?:sh|bash|zsh|python[23]?|perl|node|ruby|source|Start-Process|start|open)\\s+(?:-\\S+\\s+)*["']?\\S*${name}\\b|\\./${name}\\b|(?:^|[;&|\\s])\\S*/${name}(?:\\s|$))`;
+    const key = `${para.start}\u0000${name}`;
+    const before = searched.get(key);
+    let at: number;
+    if (before && end >= before.from && before.at >= end) at = before.at;
+    else if (before && end >= before.from && before.at < 0) at = new RegExp(source, 'iy').test(after) ? end : -1;
+    else {
+      const m = new RegExp(source, 'i').exec(after);
+      at = m ? end + m.index : -1;
     }
+    searched.set(key, { from: end, at });
+    if (at >= 0) out.push({ technique: 'untrusted-remote-script', pattern: 'download-save-run', offset: index, length: end - index, message: `a file from ${why} is downloaded and then run` });
   }
   return out;
 }
