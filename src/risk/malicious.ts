@@ -276,49 +276,37 @@ export function savedDownloads(text: string): SavedDownload[] {
       return s ? { index: s.index, end: ends.at(s.index + s[0].length) } : null;
     };
   };
+  /** The URL first, then the output option: the option may start at the line's end (its `\s`). */
+  const urlThenOption = (word: RegExp, optionPattern: RegExp) => {
+    const url = urls();
+    const option = new NextMatch(text, optionPattern);
+    return {
+      word,
+      find: (from: number, end: number) => {
+        const u = url(from);
+        if (!u || u.index >= end) return null;
+        const o = option.at(u.end);
+        return o && o.index <= end ? { end: o.index + o[0].length, url: u, file: o[1]! } : null;
+      },
+    };
+  };
+  /** The output option first, then the URL on the line where the option's file ends. */
+  const optionThenUrl = (word: RegExp, optionPattern: RegExp) => {
+    const url = urls();
+    const option = new NextMatch(text, optionPattern);
+    return {
+      word,
+      find: (from: number, end: number) => {
+        const o = option.at(from);
+        if (!o || o.index > end) return null;
+        const after = o.index + o[0].length;
+        const u = url(after);
+        return u && u.index < lineEnd(after) ? { end: u.end, url: u, file: o[1]! } : null;
+      },
+    };
+  };
   const out: SavedDownload[] = [];
-  const shapes: { word: RegExp; find: (from: number, end: number) => { end: number; url: Span; file: string } | null }[] = [
-    (() => {
-      const url = urls();
-      const option = new NextMatch(text, OUT_AFTER_URL);
-      return {
-        word: FETCH,
-        find: (from: number, end: number) => {
-          const u = url(from);
-          if (!u || u.index >= end) return null;
-          const o = option.at(u.end);
-          return o && o.index <= end ? { end: o.index + o[0].length, url: u, file: o[1]! } : null;
-        },
-      };
-    })(),
-    (() => {
-      const url = urls();
-      const option = new NextMatch(text, OUT_BEFORE_URL);
-      return {
-        word: FETCH,
-        find: (from: number, end: number) => {
-          const o = option.at(from);
-          if (!o || o.index > end) return null;
-          const after = o.index + o[0].length;
-          const u = url(after);
-          return u && u.index < lineEnd(after) ? { end: u.end, url: u, file: o[1]! } : null;
-        },
-      };
-    })(),
-    (() => {
-      const url = urls();
-      const option = new NextMatch(text, PS_OUT);
-      return {
-        word: PS_FETCH,
-        find: (from: number, end: number) => {
-          const u = url(from);
-          if (!u || u.index >= end) return null;
-          const o = option.at(u.end);
-          return o && o.index < end ? { end: o.index + o[0].length, url: u, file: o[1]! } : null;
-        },
-      };
-    })(),
-  ];
+  const shapes = [urlThenOption(FETCH, OUT_AFTER_URL), optionThenUrl(FETCH, OUT_BEFORE_URL), urlThenOption(PS_FETCH, PS_OUT)];
   for (const shape of shapes) {
     const word = new RegExp(shape.word.source, shape.word.flags);
     for (let w = word.exec(text); w; w = word.exec(text)) {
