@@ -81,6 +81,11 @@ export function bundlePath(parentPath: string): string {
 /** Texts shorter than this are counted directly, not looked up: hashing them would cost about as much. */
 const MEMO_MIN_CHARS = 512;
 
+/** `f` through a memo table keyed by the SHA-256 of the text, for texts long enough to be worth the hash. */
+function byText<V>(table: MemoTable<V>, f: (text: string) => V): (text: string) => V {
+  return (text) => (text.length < MEMO_MIN_CHARS ? f(text) : table.through(sha256(text), () => f(text)));
+}
+
 /** Values of earlier builds kept in the build cache, each by the SHA-256 of its exact input. */
 export interface RenderMemo {
   /** o200k counts of texts: counting every skill's text is most of what rendering costs when little changed. */
@@ -100,7 +105,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
   const sitesByParent = groupBy(callSites, (c) => c.parent);
   const callSitesByContract = groupBy(callSites, (c) => c.contract);
   const counter = await loadTokenCounter();
-  const count = memo ? (text: string) => (text.length < MEMO_MIN_CHARS ? counter(text) : memo.tokenCounts.through(sha256(text), () => counter(text))) : counter;
+  const count = memo ? byText(memo.tokenCounts, counter) : counter;
   const perParent: ParentTokens[] = [];
   const hydration = new Map<string, ParentHydration>();
   const parentEntries: unknown[] = [];
@@ -148,7 +153,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
     hydration,
     memo
       ? {
-          termCounts: (text) => (text.length < MEMO_MIN_CHARS ? termCounts(text) : memo.termCounts.through(sha256(text), () => termCounts(text))),
+          termCounts: byText(memo.termCounts, termCounts),
           skillIO: (p) => memo.skillIO.through(sha256(skillIOInput(p)), () => skillIO(p, loadArtifactLexicon())),
         }
       : undefined,

@@ -60,7 +60,8 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   const io = parents.map((p) => memo.skillIO(p));
   const parentIds = parents.map((p) => parentNodeId(p.path));
   // Each body is tokenised once, for the sem rule's TF-IDF vectors and for the lexicon's body field.
-  const bodyCounts = parents.map((p) => memo.termCounts(bodyText(p)));
+  const bodies = parents.map(bodyText);
+  const bodyCounts = bodies.map((body) => memo.termCounts(body));
   const vectors = buildTfidfFromCounts(bodyCounts).vectors;
 
   const sharing = new Set((ir.passages ?? []).flatMap((x) => x.members.map((m) => m.parent)));
@@ -102,7 +103,7 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   for (const e of edges) counts[e.type]++;
 
   const fieldCounts = parents.map((p, i) => {
-    const texts = fieldTexts(parentNodes[i]!, p, parentNodes[i]!.invokes.map((id) => byContract.get(id)!));
+    const texts = fieldTexts(parentNodes[i]!, p, parentNodes[i]!.invokes.map((id) => byContract.get(id)!), bodies[i]!);
     return FIELDS.map((f) => (f === 'body' ? bodyCounts[i]! : memo.termCounts(texts[f])));
   });
   return {
@@ -118,14 +119,14 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
 }
 
 /** The text BM25F indexes per field, from the parent's node. The body is the original text, so a rewritten parent is found by what it used to say. */
-export function fieldTexts(node: ParentNode, p: Parent, invoked: readonly Contract[]): FieldTexts {
+export function fieldTexts(node: ParentNode, p: Parent, invoked: readonly Contract[], body = bodyText(p)): FieldTexts {
   return {
     name: `${node.name} ${path.posix.basename(p.path)}`,
     description: node.description,
     headings: node.headings.join('\n'),
     io: [...node.inputs, ...node.outputs, ...node.scripts, ...invoked.flatMap((c) => [...c.input_schema, ...c.output_schema].map((f) => f.name))].join(' '),
     templates: invoked.flatMap((c) => [c.trigger, ...c.templates.map((t) => t.template)]).join('\n'),
-    body: bodyText(p),
+    body,
   };
 }
 

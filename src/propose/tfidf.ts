@@ -17,7 +17,7 @@ export interface TfidfModel {
 /**
  * A text's content tokens counted: each distinct term once, in the order of its first occurrence,
  * and how many tokens the text has. What buildTfidf and the BM25F lexicon read of a text, and
- * small enough to keep between builds (see TermCountsMemo).
+ * small enough to keep between builds (the build cache's memo tables, emit/library.ts).
  */
 export interface TermCounts {
   readonly terms: readonly string[];

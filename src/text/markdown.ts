@@ -27,12 +27,10 @@ const autolinkLiterals = gfmAutolinkLiteralFromMarkdown().transforms![0]!;
  * mdast-util-gfm to resolve another copy of that transform (or add others), the extensions are
  * kept as they are and the tree is remark-gfm's the slow way.
  */
-let scopedLiterals = false;
-const gfmMdastExtensions = gfmFromMarkdown().map((e) => {
-  if (e.transforms?.length !== 1 || e.transforms[0] !== autolinkLiterals) return e;
-  scopedLiterals = true;
-  return { ...e, transforms: [] };
-});
+const gfmExtensions = gfmFromMarkdown();
+const runsLiterals = (e: (typeof gfmExtensions)[number]) => e.transforms?.length === 1 && e.transforms[0] === autolinkLiterals;
+const scopedLiterals = gfmExtensions.some(runsLiterals);
+const gfmMdastExtensions = gfmExtensions.map((e) => (runsLiterals(e) ? { ...e, transforms: [] } : e));
 
 /** Whether the autolink-literal transform runs per block (else within the parse, as remark-gfm runs it). */
 export function literalsScoped(): boolean {
