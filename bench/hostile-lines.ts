@@ -1,15 +1,16 @@
 /**
  * Long crafted lines against the malicious-install scan (src/risk/malicious.ts), which lint and
- * every build run on every skill: each shape repeated to 20 KB and to 200 KB on one line, timed,
- * with the growth between the two (10 for linear work, 100 for quadratic). A scan that grows
+ * every build run on every skill: each shape repeated to 20 KB, 200 KB and 1 MB on one line, timed,
+ * with the growth from the first size to the last (as the sizes for linear work, their square for
+ * quadratic). Units ending in a newline make many short lines in one paragraph instead. A scan that grows
  * faster than the text is a way for one skill to stall a pre-commit hook or a CI build.
  *
- *   node build/bench/hostile-lines.js [--sizes 20000,200000]
+ *   node build/bench/hostile-lines.js [--sizes 20000,200000,1000000]
  */
 import { scanMalicious } from '../src/risk/malicious.js';
 
 const args = process.argv.slice(2);
-const sizes = (args.includes('--sizes') ? args[args.indexOf('--sizes') + 1]! : '20000,200000').split(',').map(Number);
+const sizes = (args.includes('--sizes') ? args[args.indexOf('--sizes') + 1]! : '20000,200000,1000000').split(',').map(Number);
 const UNITS: Readonly<Record<string, string>> = {
   'curl url, no output': 'curl http://x y ',
   'curl output, no url': 'curl -o f y ',
@@ -25,6 +26,19 @@ const UNITS: Readonly<Record<string, string>> = {
   'curl, no form': 'curl x ',
   'base64 literal': 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0NTY3ODkw ',
   'hyphenated run': 'a-',
+  'openssl enc, no -d': 'openssl enc x ',
+  'printf, no escapes': "printf 'x ",
+  'bash -c $(, no )': 'bash -c $( x ',
+  'decode_base64(, no )': 'decode_base64( x ',
+  '7z x, no -p': '7z x a ',
+  'unrar, no -p': 'unrar a ',
+  'key, then curl without a form': 'cat ~/.ssh/id_rsa curl x ',
+  'Add-MpPreference, no switch': 'Add-MpPreference x ',
+  'copy command, no terminal': 'copy the command ',
+  // Many short lines in one paragraph, not one long line.
+  'lines: key bundled, never sent': 'tar czf /tmp/a ~/.ssh/id_rsa\n',
+  'lines: decode_base64(, no )': 'decode_base64( x\n',
+  'lines: bash -c $(, no )': 'bash -c $( x\n',
 };
 console.log(`| line of | ${sizes.map((n) => `${n / 1000} KB`).join(' | ')} | growth |`);
 console.log(`|---|${sizes.map(() => '---:|').join('')}---:|`);

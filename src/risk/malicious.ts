@@ -90,6 +90,8 @@ export function checkPatterns(data: unknown): PatternFile {
   for (const t of d.techniques) if (!TECHNIQUES.includes(t.id) || typeof t.summary !== 'string' || typeof t.doc !== 'string') fail(`technique ${JSON.stringify(t.id)}`);
   for (const p of d.patterns) {
     if (!TECHNIQUES.includes(p.technique) || (p.within !== 'line' && p.within !== 'paragraph') || typeof p.message !== 'string') fail(`pattern ${JSON.stringify(p.id)}`);
+    // A span is found within the match's line (scanText): a paragraph has no one span to offer.
+    if (p.sameSpan === true && p.within !== 'line') fail(`pattern ${p.id}: sameSpan needs within "line"`);
     for (const src of [p.match, ...(p.all ?? []), ...(p.none ?? [])]) {
       try {
         new RegExp(src, 'i');
@@ -201,17 +203,42 @@ function downloadRuns(text: string, paragraphs: readonly Window[]): MaliciousFin
 }
 
 /**
+ * Lines longer than SEGMENT characters are matched in segments of that length, each starting
+ * SEGMENT_STEP after the one before, so that a match of up to SEGMENT - SEGMENT_STEP characters
+ * lies whole in one of them. A pattern with a greedy gap (`\\bpowershell\\b[^\\n]*\\s-enc …`) is
+ * retried from every occurrence of its first word and each try reads to the line's end: a crafted
+ * line of 200 KB took seconds, a megabyte minutes. In segments the work per character is bounded.
+ */
+const SEGMENT = 4096;
+const SEGMENT_STEP = 3072;
+
+/** Where the segments of a line of `length` characters start (one, at 0, for a short line). */
+function segmentStarts(length: number): number[] {
+  const starts = [0];
+  while (starts.at(-1)! + SEGMENT < length) starts.push(starts.at(-1)! + SEGMENT_STEP);
+  return starts;
+}
+
+/** Whether a (non-global) expression matches a line, a long line tested segment by segment. */
+function matchesLine(re: RegExp, line: string): boolean {
+  return segmentStarts(line.length).some((k) => re.test(line.length > SEGMENT ? line.slice(k, k + SEGMENT) : line));
+}
+
+/**
  * Credentials bundled into a file (an archive, a copy) on one line and that file sent out on a
- * later line of the same paragraph: `tar czf /tmp/s.tgz ~/.ssh/id_rsa` then `curl -F f=@/tmp/s.tgz`.
+ * later line of the same paragraph (one of the next SEND_LOOKAHEAD): `tar czf /tmp/s.tgz ~/.ssh/id_rsa`
+ * then `curl -F f=@/tmp/s.tgz`.
  * The credential and sender expressions are those of the `credential-send` pattern.
  */
+const SEND_LOOKAHEAD = 40;
+
 function bundledThenSent(text: string, lines: readonly Window[], paragraphs: readonly Window[]): MaliciousFinding[] {
   const rule = load().patterns.find((p) => p.id === 'credential-send');
   if (!rule || rule.allRe.length === 0) return [];
   const out: MaliciousFinding[] = [];
   for (const line of lines) {
     const m = rule.re.exec(line.text);
-    if (!m || rule.allRe[0]!.test(line.text)) continue;
+    if (!m || matchesLine(rule.allRe[0]!, line.text)) continue;
     const files = line.text
       .split(/\s+/)
       .map((t) => t.replace(/^["'@]+|["';&|]+$/g, ''))
@@ -219,8 +246,10 @@ function bundledThenSent(text: string, lines: readonly Window[], paragraphs: rea
     if (files.length === 0) continue;
     const para = windowAt(paragraphs, line.start);
     if (!para) continue;
-    const rest = para.text.slice(line.start - para.start + line.text.length).split('\n');
-    if (rest.some((l) => rule.allRe[0]!.test(l) && files.some((f) => l.includes(f)))) {
+    // The next SEND_LOOKAHEAD lines of the paragraph: reading the whole rest for every bundling
+    // line was quadratic in a paragraph of thousands of them.
+    const rest = para.text.slice(line.start - para.start + line.text.length + 1).split('\n', SEND_LOOKAHEAD);
+    if (rest.some((l) => files.some((f) => l.includes(f)) && matchesLine(rule.allRe[0]!, l))) {
       out.push({ technique: 'credential-exfiltration', pattern: 'credential-bundle-send', offset: line.start + m.index, length: m[0].length, message: 'credentials are bundled into a file that is then sent out' });
     }
   }
@@ -413,32 +442,77 @@ function windowAt(ws: readonly Window[], at: number): Window | undefined {
   return undefined;
 }
 
+/** A piece of text a pattern is searched in, at `start` in the scanned text. */
+interface Piece {
+  readonly start: number;
+  readonly text: string;
+  /** A segment of a long line (its `all` and `none` expressions are judged on the segment). */
+  readonly segment: boolean;
+}
+
+/**
+ * The text with every long line blanked (spaces, so offsets and windows stay), and the segments
+ * of those lines: together the pieces each pattern is searched in.
+ */
+function pieces(text: string, lines: readonly Window[]): { blanked: string; pieces: Piece[] } {
+  const long = lines.filter((l) => l.text.length > SEGMENT);
+  if (long.length === 0) return { blanked: text, pieces: [{ start: 0, text, segment: false }] };
+  const parts: string[] = [];
+  const segments: Piece[] = [];
+  let at = 0;
+  for (const l of long) {
+    parts.push(text.slice(at, l.start), ' '.repeat(l.text.length));
+    at = l.start + l.text.length;
+    for (const k of segmentStarts(l.text.length)) segments.push({ start: l.start + k, text: l.text.slice(k, k + SEGMENT), segment: true });
+  }
+  parts.push(text.slice(at));
+  const blanked = parts.join('');
+  return { blanked, pieces: [{ start: 0, text: blanked, segment: false }, ...segments] };
+}
+
 function scanText(text: string, depth: number): MaliciousFinding[] {
   const c = load();
   const { lines, paragraphs } = windows(text);
+  const { blanked, pieces: scanned } = pieces(text, lines);
   const out: MaliciousFinding[] = [];
-  // One pass of each pattern over the whole text; each match is then judged in its window (its
-  // line or paragraph), the first match per window counting.
+  // One pass of each pattern over each piece; each match is then judged in its window (its line
+  // or paragraph), the first match per window counting.
   for (const p of c.patterns) {
     const ws = p.within === 'line' ? lines : paragraphs;
     const taken = new Set<Window>();
+    /** The verdict of `all` and `none` per scope (start:end), asked once however many matches it holds. */
+    const verdicts = new Map<string, boolean>();
     const re = new RegExp(p.re.source, 'gi');
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      if (m[0].length === 0) re.lastIndex++;
-      const w = windowAt(ws, m.index);
-      if (!w || taken.has(w) || w.text.length > 20_000) continue;
-      // The text the `all` and `none` expressions are judged on: the window, or with sameSpan the
-      // span of the line (between backticks) that holds the match.
-      let scope = w.text;
-      if (p.sameSpan) {
-        const at = m.index - w.start;
-        const open = w.text.lastIndexOf('`', at - 1);
-        const close = w.text.indexOf('`', at + m[0].length);
-        scope = w.text.slice(open + 1, close < 0 ? undefined : close);
+    for (const piece of scanned) {
+      re.lastIndex = 0;
+      for (let m = re.exec(piece.text); m; m = re.exec(piece.text)) {
+        if (m[0].length === 0) re.lastIndex++;
+        const offset = piece.start + m.index;
+        const w = windowAt(ws, offset);
+        if (!w || taken.has(w)) continue;
+        // The text the `all` and `none` expressions are judged on: the window (long lines blanked),
+        // or the segment that holds the match; with sameSpan, the span of it (between backticks).
+        // sameSpan patterns are line patterns, whose windows and segments are at most SEGMENT long.
+        const base = piece.segment ? piece : { start: w.start, text: p.sameSpan ? blanked.slice(w.start, w.start + w.text.length) : '' };
+        let from = base.start;
+        let to = piece.segment ? piece.start + piece.text.length : w.start + w.text.length;
+        if (p.sameSpan) {
+          const open = base.text.lastIndexOf('`', offset - base.start - 1);
+          const close = base.text.indexOf('`', offset - base.start + m[0].length);
+          if (open >= 0) from = base.start + open + 1;
+          if (close >= 0) to = base.start + close;
+        }
+        const key = `${from}:${to}`;
+        let verdict = verdicts.get(key);
+        if (verdict === undefined) {
+          const scope = piece.segment ? piece.text.slice(from - piece.start, to - piece.start) : blanked.slice(from, to);
+          verdict = p.allRe.every((r) => r.test(scope)) && !p.noneRe.some((r) => r.test(scope));
+          verdicts.set(key, verdict);
+        }
+        if (!verdict) continue;
+        taken.add(w);
+        out.push({ technique: p.technique, pattern: p.id, offset, length: m[0].length, message: p.message });
       }
-      if (!p.allRe.every((r) => r.test(scope)) || p.noneRe.some((r) => r.test(scope))) continue;
-      taken.add(w);
-      out.push({ technique: p.technique, pattern: p.id, offset: m.index, length: m[0].length, message: p.message });
     }
   }
   out.push(...downloadRuns(text, paragraphs));
