@@ -13,7 +13,7 @@ import { loadLibrary, LibraryUnreadableError, DEFAULT_MAX_SKILL_BYTES } from '..
 import { runPipeline } from '../passes/driver.js';
 import { PASSES } from '../passes/registry.js';
 import { buildReport } from '../report/build-report.js';
-import { renderArtifacts } from '../emit/artifacts.js';
+import { parentsItemMemo, renderArtifacts } from '../emit/artifacts.js';
 import { renderLibrary } from '../emit/library.js';
 import { recoverOutput, writeDist, OutputWriteError, InputChangedError } from '../emit/write-dist.js';
 import { checkOutputDir, OutputRefusedError } from '../emit/output-guard.js';
@@ -175,7 +175,7 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   if (memo) for (const table of Object.values(memo)) table.save();
   const tRendered = performance.now();
   const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true, refactor: rendered.stats, llm: llm?.usage() ?? null });
-  const artifacts = renderArtifacts(result.ir, report, result.diagnostics, rendered);
+  const artifacts = renderArtifacts(result.ir, report, result.diagnostics, rendered, cache ? parentsItemMemo(cache) : undefined);
   // The output may have changed since the first check (another process): check again, right before replacing it.
   try {
     checkOutputDir(opts.out, opts.force === true, { library });

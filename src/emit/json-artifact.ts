@@ -2,7 +2,7 @@
  * What a file of dist/ is, and JSON artifacts: stable key order, and checked against their schema
  * in schemas/ before anything is written (a mismatch is a skillc bug and throws).
  */
-import { stableStringify, stableStringifyStream } from '../util/stable-json.js';
+import { stableStringify, stableStringifyStream, type ItemText } from '../util/stable-json.js';
 import { validateAgainst, validateItemAgainst, type SchemaName } from '../schema/validate.js';
 
 /**
@@ -43,7 +43,15 @@ export class SchemaViolationError extends Error {}
  * longest string. Each element is checked against the schema the first time it is produced. The
  * bytes are those jsonArtifact would write.
  */
-export function jsonArtifactByItem(path: string, schema: SchemaName, data: Readonly<Record<string, unknown>>, key: string, mapItem?: (item: unknown) => unknown, contentKey?: string, indent = 2): Artifact {
+export function jsonArtifactByItem(
+  path: string,
+  schema: SchemaName,
+  data: Readonly<Record<string, unknown>>,
+  key: string,
+  options: { readonly mapItem?: (item: unknown) => unknown; readonly contentKey?: string; readonly itemMemo?: ItemMemo } = {},
+  indent = 2,
+): Artifact {
+  const { mapItem, contentKey, itemMemo } = options;
   const stream = stableStringifyStream(data, key, indent, mapItem);
   const fail = (errors: readonly string[]) => new SchemaViolationError(`internal: ${path} does not match schemas/${schema}.schema.json: ${errors.join('; ')}`);
   const check = validateAgainst(schema, JSON.parse(stream.frame));
@@ -55,9 +63,33 @@ export function jsonArtifactByItem(path: string, schema: SchemaName, data: Reado
   };
   const content: Iterable<string> = {
     *[Symbol.iterator]() {
-      yield* stream.pieces(checked ? undefined : checkItem);
+      yield* stream.pieces(checked ? undefined : checkItem, itemMemo ? memoText(itemMemo) : undefined);
       checked = true;
     },
   };
   return { path, content, ...(contentKey !== undefined ? { contentKey } : {}) };
+}
+
+/**
+ * Element texts kept between builds (the build cache): an element's text by a key of everything
+ * it depends on. A text from the memo was checked against the schema when it was first produced
+ * (by the same code: the code fingerprint is in every key), so it is not checked again.
+ */
+export interface ItemMemo {
+  /** The key of an element's inputs, or null for one that is not kept. */
+  keyOf(item: unknown): string | null;
+  get(key: string): string | undefined;
+  put(key: string, text: string): void;
+}
+
+function memoText(memo: ItemMemo): ItemText {
+  return (item, produce) => {
+    const key = memo.keyOf(item);
+    if (key === null) return produce();
+    const kept = memo.get(key);
+    if (kept !== undefined) return kept;
+    const text = produce();
+    memo.put(key, text);
+    return text;
+  };
 }

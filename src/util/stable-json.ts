@@ -64,7 +64,12 @@ function sortedKeys(this: unknown, key: string, value: unknown): unknown {
  * at a time as it is iterated (each mapped by `mapItem` just before), and may be iterated again.
  * `onItem` sees each element's own text (to check it) as it goes by.
  */
-export function stableStringifyStream(doc: Readonly<Record<string, unknown>>, key: string, indent = 2, mapItem: (item: unknown) => unknown = (x) => x): { frame: string; pieces(onItem?: (text: string, index: number) => void): Generator<string> } {
+export function stableStringifyStream(
+  doc: Readonly<Record<string, unknown>>,
+  key: string,
+  indent = 2,
+  mapItem: (item: unknown) => unknown = (x) => x,
+): { frame: string; pieces(onItem?: (text: string, index: number) => void, textOf?: ItemText): Generator<string> } {
   const list = doc[key];
   if (!Array.isArray(list)) throw new TypeError(`stableStringifyStream: ${key} is not an array`);
   // With indentation, only a top-level key starts a line at one indent: the array is found unambiguously.
@@ -80,21 +85,32 @@ export function stableStringifyStream(doc: Readonly<Record<string, unknown>>, ke
   const tail = frame.slice(at + nl.length + inner.length + empty.length - 1);
   return {
     frame,
-    *pieces(onItem) {
+    *pieces(onItem, textOf) {
       if (list.length === 0) {
         yield frame;
         return;
       }
       yield head + nl;
       for (let i = 0; i < list.length; i++) {
-        const item = indentedBy(stableText(mapItem(list[i]), indent), itemPad);
-        onItem?.(item, i);
+        const produce = () => {
+          const text = indentedBy(stableText(mapItem(list[i]), indent), itemPad);
+          onItem?.(text, i);
+          return text;
+        };
+        const item = textOf ? textOf(list[i], produce) : produce();
         yield itemPad + item + (i + 1 < list.length ? ',' + nl : nl);
       }
       yield inner + tail;
     },
   };
 }
+
+/**
+ * An element's text as stableStringifyStream's pieces hold it (indented, without the separator):
+ * `produce()` makes it (and shows it to `onItem`); a memo may give back the text an earlier
+ * `produce()` made for the same element instead.
+ */
+export type ItemText = (item: unknown, produce: () => string) => string;
 
 /** stableStringify by the reference serialiser alone (tests compare the two). */
 export function stableStringifyReference(value: unknown, indent = 2): string {
