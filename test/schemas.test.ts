@@ -80,4 +80,26 @@ describe('stableStringifyStream and parents.json as a stream', () => {
     expect(() => [...content].join('')).toThrow(SchemaViolationError);
     expect(() => [...content].join('')).toThrow(/parents\.json does not match schemas\/parents\.schema\.json: \/parents\/0/);
   });
+
+  it('takes the text of an element from the memo when it has one, and keeps what it produces', async () => {
+    const { jsonArtifactByItem } = await import('../src/emit/json-artifact.js');
+    // The first element is invalid: produced, it would throw; given back by the memo, it is written as kept.
+    const doc = { schemaVersion: 1, tool: { name: 'skillc', version: '0.1.0' }, parents: [{ path: 'kept' }, { path: 'new' }], skipped: [] };
+    const kept = new Map([['k:kept', '{ "kept": true }']]);
+    const put: [string, string][] = [];
+    const artifact = jsonArtifactByItem('parents.json', 'parents', doc, 'parents', {
+      mapItem: (p) => ({ path: (p as { path: string }).path }),
+      itemMemo: { keyOf: (p) => `k:${(p as { path: string }).path}`, get: (k) => kept.get(k), put: (k, t) => put.push([k, t]) },
+    });
+    // The second element does not match the schema either: it is produced, so it is checked.
+    expect(() => [...(artifact as { content: Iterable<string> }).content].join('')).toThrow(/\/parents\/1/);
+    expect(put).toEqual([]);
+    const valid = jsonArtifactByItem('x.json', 'parents', { ...doc, parents: [{ path: 'kept' }] }, 'parents', {
+      itemMemo: { keyOf: () => 'k:kept', get: (k) => kept.get(k), put: (k, t) => put.push([k, t]) },
+    });
+    expect([...(valid as { content: Iterable<string> }).content].join('')).toContain('    { "kept": true }\n');
+    const none = jsonArtifactByItem('y.json', 'parents', { ...doc, parents: [] }, 'parents', { itemMemo: { keyOf: () => null, get: () => undefined, put: (k, t) => put.push([k, t]) } });
+    expect([...(none as { content: Iterable<string> }).content].join('')).toContain('"parents": []');
+    expect(put).toEqual([]);
+  });
 });

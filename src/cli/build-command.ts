@@ -21,6 +21,7 @@ import { escapeInline } from '../text/terminal.js';
 import { formatDiagnostics, summariseDiagnostics, type DiagnosticFormat } from '../report/format-diagnostics.js';
 import { createProgress } from './progress.js';
 import { limitHeapGrowth } from './heap-growth.js';
+import { baselineWasmOnly } from './wasm-tier.js';
 import { sha256 } from '../util/hash.js';
 import { stableStringify } from '../util/stable-json.js';
 import { countBySeverity, type Diagnostic, type Severity } from '../ir/diagnostics.js';
@@ -30,6 +31,7 @@ import type { ModelService } from '../llm/model-service.js';
 import { createHash } from 'node:crypto';
 import { CacheStore } from '../cache/store.js';
 import { MemoTable } from '../cache/memo.js';
+import { typeScriptMemoOf } from '../typed/compile-memo.js';
 import { isTermCounts } from '../propose/tfidf.js';
 import { isSkillIO } from '../graph/artifacts.js';
 import { cacheKeyOf, fileIdentity } from '../cache/keys.js';
@@ -153,6 +155,7 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   }
 
   const jobs = opts.jobs ?? defaultJobs();
+  baselineWasmOnly();
   const result = await runPipeline({ source, policy }, PASSES, {
     onProgress: (pass, d, t) => {
       progress.update(pass.name, d, t);
@@ -171,7 +174,7 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
         skillIO: MemoTable.load(cache, 'skill-io', isSkillIO),
       }
     : undefined;
-  const rendered = await renderLibrary(result.ir, path.resolve(library), memo);
+  const rendered = await renderLibrary(result.ir, path.resolve(library), memo ? { ...memo, typeScript: typeScriptMemoOf(cache) } : undefined);
   if (memo) for (const table of Object.values(memo)) table.save();
   const tRendered = performance.now();
   const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true, refactor: rendered.stats, llm: llm?.usage() ?? null });

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import v8 from 'node:v8';
+import { baselineWasmOnly } from './wasm-tier.js';
 import type { LintConfigFile } from '../lint/config.js';
 import type { LintSettings } from '../lint/run.js';
 import type { LintFileResult, LintMessage } from '../lint/types.js';
@@ -86,9 +86,9 @@ export async function lintCommand(paths: readonly string[], opts: LintCommandOpt
 
   // A short run (the pre-commit case) is dominated by start-up costs. One can be cut: V8 compiles
   // tree-sitter's WebAssembly with its optimising tier in the background, which costs about a
-  // second of CPU before the process can exit and buys nothing for a few scans.
+  // second of CPU before the process can exit and buys nothing for a few scans (wasm-tier.ts).
   const short = targets.length < SHORT_RUN_SKILLS;
-  if (short) v8.setFlagsFromString('--liftoff-only');
+  if (short) baselineWasmOnly();
   const { lintItems } = await import('../lint/run.js');
 
   const settings: LintSettings = {

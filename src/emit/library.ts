@@ -22,6 +22,7 @@ import { jsonArtifact, type Artifact } from './json-artifact.js';
 import { CORE_FILE, encodeQueryIndex, NODES_FILE, POSTINGS_FILE } from '../graph/query-index.js';
 import { buildGraph, type ParentHydration } from '../graph/build-graph.js';
 import type { MemoTable } from '../cache/memo.js';
+import type { TypeScriptMemo } from '../typed/compile-memo.js';
 import { sha256 } from '../util/hash.js';
 import { termCounts, type TermCounts } from '../propose/tfidf.js';
 import { loadArtifactLexicon, skillIO, skillIOInput, type SkillIO } from '../graph/artifacts.js';
@@ -94,6 +95,8 @@ export interface RenderMemo {
   readonly termCounts: MemoTable<TermCounts>;
   /** Each skill's artifact mentions (graph/artifacts.ts), by skillIOInput. */
   readonly skillIO: MemoTable<SkillIO>;
+  /** contracts/index.d.ts, whose rendering loads TypeScript. */
+  readonly typeScript?: TypeScriptMemo;
 }
 
 /** @param memo values of earlier builds (the build cache); without it everything is computed. */
@@ -173,7 +176,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
   for (const c of shown) artifacts.push({ path: `contracts/${c.id}.md`, content: renderContractMarkdown(c, profiles.get(c.cluster), callSitesByContract.get(c.id) ?? [], names.get(c.id) ?? c.id) });
   if (promoted.length > 0) {
     const { renderDeclarations } = await import('../typed/declarations.js');
-    artifacts.push({ path: 'contracts/index.d.ts', content: await renderDeclarations(promoted) });
+    artifacts.push({ path: 'contracts/index.d.ts', content: await renderDeclarations(promoted, memo?.typeScript?.declarations) });
   }
 
   const dropped = ir.droppedCallSites ?? [];

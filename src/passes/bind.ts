@@ -128,7 +128,8 @@ export const bindPass: Pass = {
 
     const { typeCheckInvokes } = await import('../typed/type-check.js');
     const keyOf = (b: (typeof chosen)[number]) => `${b.x.unit.id}\u0000${b.x.contract.id}`;
-    const failures = await typeCheckInvokes(promoted, chosen.map((b) => ({ key: keyOf(b), contract: b.x.contract.id, bindings: b.bindings })));
+    const { typeScriptMemoOf } = await import('../typed/compile-memo.js');
+    const failures = await typeCheckInvokes(promoted, chosen.map((b) => ({ key: keyOf(b), contract: b.x.contract.id, bindings: b.bindings })), undefined, typeScriptMemoOf(ctx.cache));
     const callSites: CallSite[] = [];
     for (const b of chosen) {
       const error = failures.get(keyOf(b));

@@ -53,7 +53,8 @@ export const verifyPass: Pass = {
     const emitted = profiles.filter((p) => p.decision !== 'reject').map((p) => byCluster.get(p.cluster)!);
     if (emitted.length > 0) {
       const { brokenDeclarations } = await import('../typed/type-check.js');
-      const broken = await brokenDeclarations(emitted);
+      const { typeScriptMemoOf } = await import('../typed/compile-memo.js');
+      const broken = await brokenDeclarations(emitted, typeScriptMemoOf(ctx.cache));
       for (const [id, why] of broken) {
         const contract = emitted.find((c) => c.id === id)!;
         const at = profiles.findIndex((p) => p.cluster === contract.cluster);

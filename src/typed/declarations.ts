@@ -11,7 +11,9 @@
  */
 import type { Contract, FieldSpec, FieldType } from '../ir/types.js';
 import type { InterfaceDeclarationStructure, JSDocStructure, OptionalKind, PropertySignatureStructure, StatementStructures } from 'ts-morph';
-import { compareCodeUnits } from '../util/stable-json.js';
+import { compareCodeUnits, stableStringify } from '../util/stable-json.js';
+import { sha256 } from '../util/hash.js';
+import type { KeptValues } from './compile-memo.js';
 import { functionNameOf, functionNames, literalOf, propertyNameOf, STRING_ALIASES, tsTypeOf, typeStemOf } from './identifiers.js';
 
 const HEADER = [
@@ -27,8 +29,21 @@ const HEADER = [
   '',
 ].join('\n');
 
-/** Renders the declarations file for a set of contracts. Throws on two contracts with one id. */
-export async function renderDeclarations(contracts: readonly Contract[]): Promise<string> {
+/**
+ * Renders the declarations file for a set of contracts. Throws on two contracts with one id.
+ * With `memo`, a text rendered before for the same contracts is given back without loading ts-morph.
+ */
+export async function renderDeclarations(contracts: readonly Contract[], memo?: KeptValues<string>): Promise<string> {
+  if (!memo) return render(contracts);
+  const key = sha256(stableStringify([...contracts].sort((a, b) => compareCodeUnits(a.id, b.id)), 0));
+  const kept = memo.get(key);
+  if (kept !== undefined) return kept;
+  const text = await render(contracts);
+  memo.put(key, text);
+  return text;
+}
+
+async function render(contracts: readonly Contract[]): Promise<string> {
   const { Project, StructureKind, IndentationText, NewLineKind, QuoteKind } = await import('ts-morph');
   const sorted = [...contracts].sort((a, b) => compareCodeUnits(a.id, b.id));
   for (let i = 1; i < sorted.length; i++) {

@@ -10,6 +10,8 @@
 import type { Contract } from '../ir/types.js';
 import { callExpressionOf, renderDeclarations } from './declarations.js';
 import { functionNames } from './identifiers.js';
+import { sha256 } from '../util/hash.js';
+import type { TypeScriptMemo } from './compile-memo.js';
 
 export interface InvokeCall {
   /** The caller's handle for this invoke (e.g. "<file>:<line>"); the result is keyed by it. */
@@ -44,7 +46,7 @@ const IMPORT_LINE = 'import * as C from "./index";';
  * compile are found (brokenDeclarations), each call to them fails with that reason, and the other
  * calls are checked without them.
  */
-export async function typeCheckInvokes(contracts: readonly Contract[], calls: readonly InvokeCall[], declarations?: string): Promise<Map<string, string>> {
+export async function typeCheckInvokes(contracts: readonly Contract[], calls: readonly InvokeCall[], declarations?: string, memo?: TypeScriptMemo): Promise<Map<string, string>> {
   const result = new Map<string, string>();
   if (calls.length === 0) return result;
 
@@ -67,47 +69,25 @@ export async function typeCheckInvokes(contracts: readonly Contract[], calls: re
   });
 
   if (callAtLine.size > 0) {
-    const { Project, ts } = await import('ts-morph');
-    const dts = declarations ?? (await renderDeclarations([...byId.values()]));
-    const project = new Project({
-      useInMemoryFileSystem: true,
-      skipLoadingLibFiles: true,
-      compilerOptions: {
-        strict: true,
-        noLib: true,
-        noEmit: true,
-        types: [],
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.ESNext,
-        moduleResolution: ts.ModuleResolutionKind.Bundler,
-      },
-    });
-    project.createSourceFile('/lib.stub.d.ts', LIB_STUB);
-    project.createSourceFile('/index.d.ts', dts);
-    project.createSourceFile('/calls.ts', `${lines.join('\n')}\n`);
-
+    const dts = declarations ?? (await renderDeclarations([...byId.values()], memo?.declarations));
     const broken: string[] = [];
-    for (const d of project.getPreEmitDiagnostics()) {
+    for (const d of await compileInMemory(dts, `${lines.join('\n')}\n`, memo)) {
       // The related information names the input a wrong value was meant for ("The expected type
       // comes from property 'width'…"), which the main message leaves out.
-      const flat = (m: Parameters<typeof ts.flattenDiagnosticMessageText>[0]) => ts.flattenDiagnosticMessageText(m, ' ').replace(/\s+/g, ' ').trim();
-      const related = (d.compilerObject.relatedInformation ?? []).map((r) => flat(r.messageText));
-      const message = flat(d.compilerObject.messageText) + (related.length > 0 ? ` (${related.join('; ')})` : '');
-      const file = d.getSourceFile()?.getFilePath();
-      const line = d.getLineNumber();
-      const index = file === '/calls.ts' && line !== undefined ? callAtLine.get(line) : undefined;
+      const message = d.message + (d.related.length > 0 ? ` (${d.related.join('; ')})` : '');
+      const index = d.file === '/calls.ts' && d.line !== null ? callAtLine.get(d.line) : undefined;
       if (index === undefined) {
-        broken.push(`${file ?? '(global)'}${line !== undefined ? `:${line}` : ''}: ${message}`);
+        broken.push(`${d.file ?? '(global)'}${d.line !== null ? `:${d.line}` : ''}: ${message}`);
         continue;
       }
       // Diagnostics come sorted by position, so the first one seen for a line is its first error.
       errors[index] ??= message;
     }
     if (broken.length > 0) {
-      const bad = await brokenDeclarations([...byId.values()]);
+      const bad = await brokenDeclarations([...byId.values()], memo);
       // Declarations that fail together but each compile alone: nothing to isolate, so nothing can be trusted.
       if (bad.size === 0) throw new Error(`typeCheckInvokes: the contract declarations do not compile (a skillc bug): ${broken.join('; ')}`);
-      const rest = await typeCheckInvokes([...byId.values()].filter((c) => !bad.has(c.id)), calls.filter((c) => !bad.has(c.contract)));
+      const rest = await typeCheckInvokes([...byId.values()].filter((c) => !bad.has(c.id)), calls.filter((c) => !bad.has(c.contract)), undefined, memo);
       calls.forEach((call) => {
         const why = bad.get(call.contract);
         if (why !== undefined && !result.has(call.key)) result.set(call.key, `the declaration of ${call.contract} does not compile: ${why}`);
@@ -124,8 +104,23 @@ export async function typeCheckInvokes(contracts: readonly Contract[], calls: re
   return result;
 }
 
-/** A project with the stub lib and the given declarations, and the diagnostics of index.d.ts. */
-async function compileDeclarations(dts: string): Promise<string[]> {
+/** One diagnostic of a compile: where (file and 1-based line, when it has them) and what. */
+export interface CompileDiagnostic {
+  readonly file: string | null;
+  readonly line: number | null;
+  readonly message: string;
+  /** Related information (what a wrong value was meant for), flattened. */
+  readonly related: readonly string[];
+}
+
+/**
+ * The diagnostics of /index.d.ts (the declarations) and, when given, /calls.ts, compiled in
+ * memory with the stub lib, in TypeScript's order (by file, then position).
+ */
+async function compileInMemory(dts: string, calls: string | null, memo?: TypeScriptMemo): Promise<readonly CompileDiagnostic[]> {
+  const key = memo ? sha256(`${dts}\u0000${calls ?? ''}\u0000${calls === null ? 0 : 1}`) : '';
+  const kept = memo?.compiles.get(key);
+  if (kept !== undefined) return kept;
   const { Project, ts } = await import('ts-morph');
   const project = new Project({
     useInMemoryFileSystem: true,
@@ -134,7 +129,21 @@ async function compileDeclarations(dts: string): Promise<string[]> {
   });
   project.createSourceFile('/lib.stub.d.ts', LIB_STUB);
   project.createSourceFile('/index.d.ts', dts);
-  return project.getPreEmitDiagnostics().map((d) => ts.flattenDiagnosticMessageText(d.compilerObject.messageText, ' ').replace(/\s+/g, ' ').trim());
+  if (calls !== null) project.createSourceFile('/calls.ts', calls);
+  const flat = (m: Parameters<typeof ts.flattenDiagnosticMessageText>[0]) => ts.flattenDiagnosticMessageText(m, ' ').replace(/\s+/g, ' ').trim();
+  const diagnostics = project.getPreEmitDiagnostics().map((d) => ({
+    file: d.getSourceFile()?.getFilePath() ?? null,
+    line: d.getLineNumber() ?? null,
+    message: flat(d.compilerObject.messageText),
+    related: (d.compilerObject.relatedInformation ?? []).map((r) => flat(r.messageText)),
+  }));
+  memo?.compiles.put(key, diagnostics);
+  return diagnostics;
+}
+
+/** The diagnostics of the declarations alone. */
+async function compileDeclarations(dts: string, memo?: TypeScriptMemo): Promise<string[]> {
+  return (await compileInMemory(dts, null, memo)).map((d) => d.message);
 }
 
 /**
@@ -142,17 +151,17 @@ async function compileDeclarations(dts: string): Promise<string[]> {
  * declarations of all of them compile together (one compile), else each contract is rendered
  * and compiled on its own. Rendering that throws counts as not compiling.
  */
-export async function brokenDeclarations(contracts: readonly Contract[]): Promise<Map<string, string>> {
+export async function brokenDeclarations(contracts: readonly Contract[], memo?: TypeScriptMemo): Promise<Map<string, string>> {
   const bad = new Map<string, string>();
   if (contracts.length === 0) return bad;
   try {
-    if ((await compileDeclarations(await renderDeclarations(contracts))).length === 0) return bad;
+    if ((await compileDeclarations(await renderDeclarations(contracts, memo?.declarations), memo)).length === 0) return bad;
   } catch {
     // Fall through to the contracts one by one.
   }
   for (const c of contracts) {
     try {
-      const errors = await compileDeclarations(await renderDeclarations([c]));
+      const errors = await compileDeclarations(await renderDeclarations([c], memo?.declarations), memo);
       if (errors.length > 0) bad.set(c.id, errors[0]!);
     } catch (err) {
       bad.set(c.id, err instanceof Error ? err.message : String(err));

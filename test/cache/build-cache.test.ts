@@ -49,7 +49,11 @@ describe('the build cache', () => {
 
     const first = build(w.lib, w.out('dist'), '--cache', w.cache);
     expect(first.code).toBe(0);
-    expect(cacheLine(first.stderr)).toMatchObject({ hits: 0 });
+    // Nothing comes from an earlier build: each of the 8 parses misses (a first build may still
+    // hit what it kept itself, such as the declarations that verify and emit both render).
+    const filled = cacheLine(first.stderr);
+    expect(filled.misses).toBeGreaterThanOrEqual(8);
+    expect(filled.hits).toBeLessThan(filled.misses);
     expect(distOf(w.out('dist'))).toEqual(distOf(w.out('cold')));
     // The reports differ only by the timings --timings asked for.
     const before = inodes(w.out('dist'));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderDeclarations } from '../../src/typed/declarations.js';
-import { brokenDeclarations, typeCheckInvokes, type InvokeCall } from '../../src/typed/type-check.js';
+import { brokenDeclarations, typeCheckInvokes, type CompileDiagnostic, type InvokeCall } from '../../src/typed/type-check.js';
+import type { KeptValues, TypeScriptMemo } from '../../src/typed/compile-memo.js';
 import { contract, field, installDependencies, resizeImage } from './sample.js';
 
 const contracts = [installDependencies, resizeImage, contract('list-files', [])];
@@ -115,5 +116,32 @@ describe('text from skills cannot break the declarations', () => {
     });
     expect(await brokenDeclarations([odd, installDependencies])).toEqual(new Map());
     expect(await typeCheckInvokes([odd], [call('k', 'odd-one', { url: 'https://x' })])).toEqual(new Map());
+  });
+});
+
+describe('kept compiles and declarations (the build cache)', () => {
+  const memoOver = <V>(store: Map<string, V>): KeptValues<V> => ({ get: (k) => store.get(k), put: (k, v) => void store.set(k, v) });
+
+  it('keeps what it computes, gives the same answers from it, and uses what is kept', async () => {
+    const compiles = new Map<string, readonly CompileDiagnostic[]>();
+    const declarations = new Map<string, string>();
+    const memo: TypeScriptMemo = { compiles: memoOver(compiles), declarations: memoOver(declarations) };
+    const calls = [call('ok', 'install-dependencies', { package: 'x' }), call('bad', 'install-dependencies', { version: '1.0' })];
+    const fresh = await typeCheckInvokes(contracts, calls);
+    expect(await typeCheckInvokes(contracts, calls, undefined, memo)).toEqual(fresh);
+    expect(compiles.size).toBe(1);
+    expect(declarations.size).toBe(1);
+    expect(await typeCheckInvokes(contracts, calls, undefined, memo)).toEqual(fresh);
+    expect(await renderDeclarations(contracts, memo.declarations)).toBe(await renderDeclarations(contracts));
+    // What is kept is what answers: a kept compile without errors passes the bad call.
+    for (const k of compiles.keys()) compiles.set(k, []);
+    expect(await typeCheckInvokes(contracts, calls, undefined, memo)).toEqual(new Map());
+    for (const k of declarations.keys()) declarations.set(k, 'kept text');
+    expect(await renderDeclarations([...contracts].reverse(), memo.declarations)).toBe('kept text');
+  });
+
+  it('brokenDeclarations answers the same through the memo', async () => {
+    const memo: TypeScriptMemo = { compiles: memoOver(new Map()), declarations: memoOver(new Map()) };
+    expect(await brokenDeclarations(contracts, memo)).toEqual(await brokenDeclarations(contracts));
   });
 });
