@@ -1,7 +1,8 @@
 /**
  * Build speed and memory (issue 22): cold builds, unchanged rebuilds and one-changed-skill
  * rebuilds with the build cache, and how time grows with the library. Every build is a fresh
- * `skillc build` process timed by /usr/bin/time (wall seconds, peak RSS); figures are medians.
+ * `skillc build` process, timed with the peak memory of its process tree (bench/tree-peak.ts:
+ * wall seconds, peak RSS of the build and its parse processes summed); figures are medians.
  *
  *   node build/bench/build-speed.js [library=../shared/corpora] [--runs 3] [--scaling]
  *
@@ -35,10 +36,10 @@ interface Run {
   readonly rssMb: number;
 }
 
+/** A build, timed, with the peak memory of its process tree (the parse runs in child processes): tree-peak.ts. */
 function build(lib: string, out: string, extra: readonly string[]): Run {
-  const times = path.join(work, 'time.txt');
-  execFileSync('/usr/bin/time', ['-f', '%e %M', '-o', times, process.execPath, bin, 'build', lib, '-o', out, '--force', '-q', '--no-progress', ...extra], { stdio: ['ignore', 'ignore', 'ignore'] });
-  const [s, kb] = fs.readFileSync(times, 'utf8').trim().split(/\s+/).map(Number);
+  const measured = execFileSync(process.execPath, [path.join(root, 'build', 'bench', 'tree-peak.js'), process.execPath, bin, 'build', lib, '-o', out, '--force', '-q', '--no-progress', ...extra], { encoding: 'utf8' });
+  const [s, kb] = measured.trim().split(/\s+/).map(Number);
   return { secs: s!, rssMb: Math.round(kb! / 1024) };
 }
 

@@ -160,7 +160,7 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     onProgress: (pass, d, t) => {
       progress.update(pass.name, d, t);
       // Once every skill is parsed the build holds the whole library's IR and allocates fast (the
-      // cache's copies of the parses first); the parse workers, whose heaps are short-lived, are
+      // cache's copies of the parses first); the parse processes, whose heaps are short-lived, are
       // done and no longer compete with concurrent marking for the cores.
       if (opts.limitHeapGrowth && pass.name === 'parse' && d === t) limitHeapGrowth();
     },

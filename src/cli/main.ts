@@ -59,7 +59,7 @@ export function makeProgram(): Command {
     .addOption(new Option('--format <format>', 'how to print diagnostics: stylish to stderr, json to stdout').choices(['stylish', 'json']).default('stylish'))
     .option('--max-diagnostics <n>', 'print at most n diagnostics (0 = all; all are always in dist/diagnostics.json)', wholeNumber('--max-diagnostics', 0), 50)
     .option('--max-skill-bytes <n>', 'skip a SKILL.md larger than n bytes', wholeNumber('--max-skill-bytes', 1))
-    .option('-j, --jobs <n>', 'worker threads for parsing (default: all cores, at most 8; output is the same for any n)', wholeNumber('--jobs', 1))
+    .option('-j, --jobs <n>', 'parse processes (default: all cores, at most 8; output is the same for any n)', wholeNumber('--jobs', 1))
     .option('-q, --quiet', 'print errors only, and no summary')
     .option('--verbose', 'print info diagnostics too')
     .option('--no-progress', 'do not draw progress on the terminal')
@@ -168,7 +168,7 @@ Example:
     .option('--policy <file>', 'the current policy (default: rules/policy.json); gates and weights are kept, tiers are searched')
     .option('-o, --output <file>', 'where to write the chosen policy', 'policy.calibrated.json')
     .option('--report-dir <dir>', 'where to write calibration.json, calibration.md and curve.svg', 'calibration')
-    .option('-j, --jobs <n>', 'worker threads for parsing', wholeNumber('--jobs', 1))
+    .option('-j, --jobs <n>', 'parse processes', wholeNumber('--jobs', 1))
     .option('-q, --quiet', 'print only the result, not the tables')
     .option('--no-progress', 'do not draw progress on the terminal')
     .addHelpText('after', `

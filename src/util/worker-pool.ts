@@ -1,9 +1,20 @@
 /**
- * Maps a pure function over items in worker threads, returning results in input order (so the
- * output never depends on scheduling). Items go out in small batches to whichever worker is free.
- * The worker module must answer `{ batch, results }` to each `{ batch, items }` message; see
+ * Maps a pure function over items in worker threads or child processes, returning results in
+ * input order (so the output never depends on scheduling). Items go out in small batches to
+ * whichever worker is free. The worker module must answer `{ batch, results }` to each
+ * `{ batch, items }` message, from a thread (parentPort) or a process (process.send); see
  * parse-worker.ts. Used only for CPU-bound, side-effect-free work such as parsing.
+ *
+ * Why processes: V8 flags are process-wide, and threads cannot have their own. Markdown parsing
+ * allocates fast, and V8's parallel and concurrent collectors then run helper threads for each
+ * heap: on two cores, two parsing threads spent 1.5 times as long per skill as one alone. In
+ * processes started with `--single-threaded-gc` the parse took 16 s instead of 20 s on the
+ * corpora (BENCHMARKS.md, issue 22), while the main process keeps its background collectors for
+ * the passes that follow. Results come back over the IPC channel in V8's serialisation, the same
+ * format a thread's postMessage uses.
  */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 export interface PoolOptions {
@@ -15,6 +26,54 @@ export interface PoolOptions {
    * objects; a larger nursery than V8's default cuts scavenge time by about a quarter.
    */
   readonly youngGenerationMb?: number;
+  /**
+   * Run the workers as child processes with these extra V8 flags (after the parent's own
+   * execArgv) instead of threads. youngGenerationMb does not apply.
+   */
+  readonly processFlags?: readonly string[];
+}
+
+/** A worker thread or process, as the pool drives it. */
+interface PoolWorker {
+  send(message: unknown): void;
+  onMessage(f: (message: unknown) => void): void;
+  onFailure(f: (err: Error) => void): void;
+  /** Exit with a code other than 0 (a crash, a kill) while work was left. */
+  onExit(f: (code: number | null) => void): void;
+  /** The worker is done: a thread is terminated, a process told to exit (its channel closed). */
+  finish(): void;
+  /** Stop at once. */
+  kill(): void;
+}
+
+function threadWorker(url: URL, youngGenerationMb?: number): PoolWorker {
+  const w = new Worker(url, youngGenerationMb ? { resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } } : {});
+  return {
+    send: (m) => w.postMessage(m),
+    onMessage: (f) => w.on('message', f),
+    onFailure: (f) => w.on('error', f),
+    onExit: (f) => w.on('exit', f),
+    finish: () => void w.terminate(),
+    kill: () => void w.terminate(),
+  };
+}
+
+/** The parent's own flags a child may share: not an inspector's, whose port the parent holds. */
+const inheritable = (flags: readonly string[]) => flags.filter((f) => !/^--(inspect|debug)/.test(f));
+
+function processWorker(url: URL, flags: readonly string[]): PoolWorker {
+  const child: ChildProcess = fork(fileURLToPath(url), [], { execArgv: [...inheritable(process.execArgv), ...flags], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return {
+    send: (m) => void child.send(m as Parameters<ChildProcess['send']>[0]),
+    onMessage: (f) => child.on('message', f),
+    onFailure: (f) => child.on('error', f),
+    onExit: (f) => child.on('exit', (code, signal) => f(signal !== null ? 1 : code)),
+    // The worker exits when its channel closes (parse-worker.ts).
+    finish: () => {
+      if (child.connected) child.disconnect();
+    },
+    kill: () => void child.kill(),
+  };
 }
 
 export async function mapInWorkers<T, R>(workerUrl: URL, items: readonly T[], opts: PoolOptions): Promise<R[]> {
@@ -27,19 +86,22 @@ export async function mapInWorkers<T, R>(workerUrl: URL, items: readonly T[], op
   let done = 0;
 
   await new Promise<void>((resolve, reject) => {
-    const workers: Worker[] = [];
+    const workers: PoolWorker[] = [];
+    /** Workers told to finish (no batch left for them): their exit is expected, whatever its code (a terminated thread's is 1). */
+    const retired = new Set<PoolWorker>();
     let finished = false;
     let active = 0;
     const fail = (err: unknown) => {
       if (finished) return;
       finished = true;
-      for (const w of workers) void w.terminate();
+      for (const w of workers) w.kill();
       reject(err instanceof Error ? err : new Error(String(err)));
     };
-    const feed = (w: Worker) => {
+    const feed = (w: PoolWorker) => {
       if (next >= batches.length) {
         active--;
-        void w.terminate();
+        retired.add(w);
+        w.finish();
         if (active === 0 && !finished) {
           finished = true;
           resolve();
@@ -47,22 +109,25 @@ export async function mapInWorkers<T, R>(workerUrl: URL, items: readonly T[], op
         return;
       }
       const b = next++;
-      w.postMessage({ batch: b, items: batches[b]!.items });
+      w.send({ batch: b, items: batches[b]!.items });
     };
     for (let k = 0; k < jobs; k++) {
-      const w = new Worker(workerUrl, opts.youngGenerationMb ? { resourceLimits: { maxYoungGenerationSizeMb: opts.youngGenerationMb } } : {});
+      const w = opts.processFlags ? processWorker(workerUrl, opts.processFlags) : threadWorker(workerUrl, opts.youngGenerationMb);
       workers.push(w);
       active++;
-      w.on('message', (msg: { batch: number; results: R[] }) => {
+      w.onMessage((message) => {
+        const msg = message as { batch: number; results: R[] };
         const b = batches[msg.batch]!;
         msg.results.forEach((r, i) => (results[b.start + i] = r));
         done += b.items.length;
         opts.onProgress?.(done, items.length);
         feed(w);
       });
-      w.on('error', fail);
-      w.on('exit', (code) => {
-        if (code !== 0 && !finished && next < batches.length) fail(new Error(`worker exited with code ${code}`));
+      w.onFailure(fail);
+      // A worker that ends before it is told to (a crash, a kill, an exit in the worker's code)
+      // fails the map, even in the last batch: waiting for its answer would wait for ever.
+      w.onExit((code) => {
+        if (!retired.has(w) && !finished) fail(new Error(`worker exited with code ${code}`));
       });
       feed(w);
     }
