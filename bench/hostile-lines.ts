@@ -35,6 +35,9 @@ const UNITS: Readonly<Record<string, string>> = {
   'key, then curl without a form': 'cat ~/.ssh/id_rsa curl x ',
   'Add-MpPreference, no switch': 'Add-MpPreference x ',
   'copy command, no terminal': 'copy the command ',
+  'decode_base64(x), then spaces': `decode_base64(x)${' '.repeat(2000)}`,
+  'base64 -d | sudo, then -a -a …': `base64 -d | sudo${' -a'.repeat(40)} x `,
+  'curl | sudo, then -a -a …': `curl http://x | sudo${' -a'.repeat(40)} x `,
   // Many short lines in one paragraph, not one long line.
   'lines: key bundled, never sent': 'tar czf /tmp/a ~/.ssh/id_rsa\n',
   'lines: decode_base64(, no )': 'decode_base64( x\n',

