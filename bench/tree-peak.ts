@@ -2,7 +2,8 @@
  * Runs a command and prints its wall seconds and the peak resident memory of its whole process
  * tree (the command and every process it starts, summed at each moment), sampled from /proc every
  * 20 ms. /usr/bin/time's maximum RSS is one process's: with the parse in child processes it would
- * leave their memory out. Linux only (the bench machine).
+ * leave their memory out. Pages the processes share (Node's code, mapped files) count once per
+ * process, so the sum is an upper bound of what the tree holds. Linux only (the bench machine).
  *
  *   node build/bench/tree-peak.js <command> [args…]   → prints "<secs> <peak KB>"
  */

@@ -89,17 +89,23 @@ describe('stableStringifyStream and parents.json as a stream', () => {
     const put: [string, string][] = [];
     const artifact = jsonArtifactByItem('parents.json', 'parents', doc, 'parents', {
       mapItem: (p) => ({ path: (p as { path: string }).path }),
-      itemMemo: { keyOf: (p) => `k:${(p as { path: string }).path}`, get: (k) => kept.get(k), put: (k, t) => put.push([k, t]) },
+      itemMemo: { keyOf: (p) => `k:${(p as { path: string }).path}`, get: (k) => kept.get(k), put: (k, t) => put.push([k, t]), fits: () => true },
     });
     // The second element does not match the schema either: it is produced, so it is checked.
     expect(() => [...(artifact as { content: Iterable<string> }).content].join('')).toThrow(/\/parents\/1/);
     expect(put).toEqual([]);
     const valid = jsonArtifactByItem('x.json', 'parents', { ...doc, parents: [{ path: 'kept' }] }, 'parents', {
-      itemMemo: { keyOf: () => 'k:kept', get: (k) => kept.get(k), put: (k, t) => put.push([k, t]) },
+      itemMemo: { keyOf: () => 'k:kept', get: (k) => kept.get(k), put: (k, t) => put.push([k, t]), fits: () => true },
     });
     expect([...(valid as { content: Iterable<string> }).content].join('')).toContain('    { "kept": true }\n');
-    const none = jsonArtifactByItem('y.json', 'parents', { ...doc, parents: [] }, 'parents', { itemMemo: { keyOf: () => null, get: () => undefined, put: (k, t) => put.push([k, t]) } });
-    expect([...(none as { content: Iterable<string> }).content].join('')).toContain('"parents": []');
+    // A kept text that does not fit its element, or an element without a key, is produced (and checked).
+    for (const itemMemo of [
+      { keyOf: () => 'k:kept', get: (k: string) => kept.get(k), put: (k: string, t: string) => void put.push([k, t]), fits: () => false },
+      { keyOf: () => null, get: (k: string) => kept.get(k), put: (k: string, t: string) => void put.push([k, t]), fits: () => true },
+    ]) {
+      const produced = jsonArtifactByItem('y.json', 'parents', { ...doc, parents: [{ path: 'kept' }] }, 'parents', { itemMemo });
+      expect(() => [...(produced as { content: Iterable<string> }).content].join('')).toThrow(/\/parents\/0/);
+    }
     expect(put).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@
  * for about half a second: the next module import waited 0.6 s behind it, and a build of a
  * six-skill library took 1.96 s against 0.86 s with Liftoff alone. The optimised code buys
  * nothing measurable even on 2,268 skills (cold corpora builds within noise either way,
- * BENCHMARKS.md), so the commands that scan code compile WebAssembly with Liftoff only.
+ * BENCHMARKS.md), so `skillc build` always compiles WebAssembly with Liftoff only, and `skillc
+ * lint` does for short runs (its many-skill runs scan in worker threads, where it was not measured).
  *
  * The flag is process-wide and read when a module is compiled, so it must be set before the
  * first grammar is loaded.

@@ -62,6 +62,11 @@ export function parentsItemMemo(cache: CacheStore): ItemMemo {
     },
     // JSON text is well-formed UTF-16 (JSON.stringify escapes lone surrogates): UTF-8 keeps it whole.
     put: (key, text) => cache.put(PARENT_ITEM_NAMESPACE, key, Buffer.from(text, 'utf8')),
+    // An object naming this parent's path and hash (parsing 60 MB back would cost what the memo saves).
+    fits: (item, text) => {
+      const p = item as Parent;
+      return text.startsWith('{') && text.endsWith('}') && text.includes(`"path": ${JSON.stringify(p.path)},`) && text.includes(`"sha256": "${p.sha256}"`);
+    },
   };
 }
 

@@ -80,6 +80,8 @@ export interface ItemMemo {
   keyOf(item: unknown): string | null;
   get(key: string): string | undefined;
   put(key: string, text: string): void;
+  /** Whether a kept text can be this element's (a cheap check of what it names); a text refused is produced again. */
+  fits(item: unknown, text: string): boolean;
 }
 
 function memoText(memo: ItemMemo): ItemText {
@@ -87,7 +89,7 @@ function memoText(memo: ItemMemo): ItemText {
     const key = memo.keyOf(item);
     if (key === null) return produce();
     const kept = memo.get(key);
-    if (kept !== undefined) return kept;
+    if (kept !== undefined && memo.fits(item, kept)) return kept;
     const text = produce();
     memo.put(key, text);
     return text;

@@ -17,6 +17,7 @@ const answer = (msg: Batch) => ({ batch: msg.batch, results: msg.items.map(parse
 if (parentPort) {
   parentPort.on('message', (msg: Batch) => parentPort!.postMessage(answer(msg)));
 } else if (process.send) {
-  process.on('message', (msg: Batch) => process.send!(answer(msg)));
+  // A parent gone mid-batch cannot take the answer: exit quietly rather than print its error.
+  process.on('message', (msg: Batch) => process.send!(answer(msg), (err: Error | null) => err && process.exit(1)));
   process.on('disconnect', () => process.exit(0));
 }

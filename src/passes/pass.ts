@@ -10,7 +10,7 @@ import type { CacheStore } from '../cache/store.js';
 export interface PassContext {
   report(d: Diagnostic): void;
   progress(done: number, total: number): void;
-  /** How many threads a pass may use for CPU-bound work (its output must not depend on it). */
+  /** How many workers (processes or threads) a pass may use for CPU-bound work (its output must not depend on it). */
   readonly jobs: number;
   /**
    * With --llm: the model the model-assisted passes may ask (SPEC §3). Its replies are cached on

@@ -38,8 +38,8 @@ interface PoolWorker {
   send(message: unknown): void;
   onMessage(f: (message: unknown) => void): void;
   onFailure(f: (err: Error) => void): void;
-  /** Exit with a code other than 0 (a crash, a kill) while work was left. */
-  onExit(f: (code: number | null) => void): void;
+  /** The worker ended: its exit code, or the signal that stopped it. */
+  onExit(f: (how: number | string | null) => void): void;
   /** The worker is done: a thread is terminated, a process told to exit (its channel closed). */
   finish(): void;
   /** Stop at once. */
@@ -58,23 +58,43 @@ function threadWorker(url: URL, youngGenerationMb?: number): PoolWorker {
   };
 }
 
-/** The parent's own flags a child may share: not an inspector's, whose port the parent holds. */
-const inheritable = (flags: readonly string[]) => flags.filter((f) => !/^--(inspect|debug)/.test(f));
-
+/**
+ * A child process runs the worker module with only the flags asked for: the parent's own execArgv
+ * may hold `-e <code>`, `--test`, `--watch` or an inspector's port, which would make the child
+ * something else than a worker. (NODE_OPTIONS still reaches it through the environment.)
+ */
 function processWorker(url: URL, flags: readonly string[]): PoolWorker {
-  const child: ChildProcess = fork(fileURLToPath(url), [], { execArgv: [...inheritable(process.execArgv), ...flags], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(fileURLToPath(url), [], { execArgv: [...flags], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // Children outlive a parent that exits or is stopped by a signal while they work (they notice
+  // the closed channel only between batches): they are stopped with it.
+  const stop = () => void child.kill();
+  const onSignal = (signal: NodeJS.Signals) => {
+    stop();
+    forget();
+    // The default action, as if no handler had been added.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const forget = () => {
+    process.removeListener('exit', stop);
+    for (const s of FORWARDED_SIGNALS) process.removeListener(s, onSignal);
+  };
+  process.on('exit', stop);
+  for (const s of FORWARDED_SIGNALS) process.on(s, onSignal);
+  child.on('exit', forget);
   return {
     send: (m) => void child.send(m as Parameters<ChildProcess['send']>[0]),
     onMessage: (f) => child.on('message', f),
     onFailure: (f) => child.on('error', f),
-    onExit: (f) => child.on('exit', (code, signal) => f(signal !== null ? 1 : code)),
+    onExit: (f) => child.on('exit', (code, signal) => f(signal !== null ? signal : code)),
     // The worker exits when its channel closes (parse-worker.ts).
     finish: () => {
       if (child.connected) child.disconnect();
     },
-    kill: () => void child.kill(),
+    kill: stop,
   };
 }
+
+const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 export async function mapInWorkers<T, R>(workerUrl: URL, items: readonly T[], opts: PoolOptions): Promise<R[]> {
   const batchSize = Math.max(1, opts.batchSize ?? 16);
@@ -126,8 +146,8 @@ export async function mapInWorkers<T, R>(workerUrl: URL, items: readonly T[], op
       w.onFailure(fail);
       // A worker that ends before it is told to (a crash, a kill, an exit in the worker's code)
       // fails the map, even in the last batch: waiting for its answer would wait for ever.
-      w.onExit((code) => {
-        if (!retired.has(w) && !finished) fail(new Error(`worker exited with code ${code}`));
+      w.onExit((how) => {
+        if (!retired.has(w) && !finished) fail(new Error(typeof how === 'string' ? `worker was stopped by ${how}` : `worker exited with code ${how}`));
       });
       feed(w);
     }

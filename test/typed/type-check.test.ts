@@ -140,8 +140,16 @@ describe('kept compiles and declarations (the build cache)', () => {
     expect(await renderDeclarations([...contracts].reverse(), memo.declarations)).toBe('kept text');
   });
 
-  it('brokenDeclarations answers the same through the memo', async () => {
-    const memo: TypeScriptMemo = { compiles: memoOver(new Map()), declarations: memoOver(new Map()) };
+  it('brokenDeclarations answers the same through the memo, and from what is kept', async () => {
+    const compiles = new Map<string, readonly CompileDiagnostic[]>();
+    const memo: TypeScriptMemo = { compiles: memoOver(compiles), declarations: memoOver(new Map()) };
     expect(await brokenDeclarations(contracts, memo)).toEqual(await brokenDeclarations(contracts));
+    expect(compiles.size).toBe(1);
+    // Kept compiles that failed (of all the contracts, and of each alone): every contract is broken, for the kept reason.
+    for (const c of contracts) await brokenDeclarations([c], memo);
+    expect(compiles.size).toBe(1 + contracts.length);
+    const failing = [{ file: '/index.d.ts', line: 1, message: 'kept error', related: [] }];
+    for (const k of compiles.keys()) compiles.set(k, failing);
+    expect(await brokenDeclarations(contracts, memo)).toEqual(new Map(contracts.map((c) => [c.id, 'kept error'])));
   });
 });
