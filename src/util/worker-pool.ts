@@ -8,8 +8,8 @@
  * Why processes: V8 flags are process-wide, and threads cannot have their own. Markdown parsing
  * allocates fast, and V8's parallel and concurrent collectors then run helper threads for each
  * heap: on two cores, two parsing threads spent 1.5 times as long per skill as one alone. In
- * processes started with `--single-threaded-gc` the parse took 16 s instead of 20 s on the
- * corpora (BENCHMARKS.md, issue 22), while the main process keeps its background collectors for
+ * processes started with `--single-threaded-gc` the parse of the corpora took a sixth less time
+ * (bench/parse-pool.ts, BENCHMARKS.md, issue 22), while the main process keeps its background collectors for
  * the passes that follow. Results come back over the IPC channel in V8's serialisation, the same
  * format a thread's postMessage uses.
  */
@@ -27,8 +27,8 @@ export interface PoolOptions {
    */
   readonly youngGenerationMb?: number;
   /**
-   * Run the workers as child processes with these extra V8 flags (after the parent's own
-   * execArgv) instead of threads. youngGenerationMb does not apply.
+   * Run the workers as child processes started with exactly these Node and V8 flags (not the
+   * parent's own execArgv; see processWorker) instead of threads. youngGenerationMb does not apply.
    */
   readonly processFlags?: readonly string[];
 }
