@@ -7,6 +7,8 @@ import type { BuildIR, CandidateRecord, Parent, SkillFileRef, Unit } from '../ir
 import type { Diagnostic } from '../ir/diagnostics.js';
 import { jsonArtifact as json, jsonArtifactByItem, type Artifact, type ItemMemo } from './json-artifact.js';
 import type { CacheStore } from '../cache/store.js';
+import { keptValues } from '../cache/kept.js';
+import { stableStringify } from '../util/stable-json.js';
 import { cacheKeyOf, fileIdentity } from '../cache/keys.js';
 import type { RenderedLibrary } from './library.js';
 import { renderReportMarkdown, type BuildReport } from '../report/build-report.js';
@@ -54,14 +56,11 @@ const PARENT_ITEM_NAMESPACE = 'parents-item';
  * checking 60 MB again (2 s on the corpora).
  */
 export function parentsItemMemo(cache: CacheStore): ItemMemo {
+  const texts = keptValues(cache, PARENT_ITEM_NAMESPACE, (v): v is string => typeof v === 'string');
   return {
-    keyOf: (item) => cacheKeyOf(PARENT_ITEM_NAMESPACE, parentInputs(item as Parent)),
-    get: (key) => {
-      const payload = cache.get(PARENT_ITEM_NAMESPACE, key);
-      return payload === undefined ? undefined : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8');
-    },
-    // JSON text is well-formed UTF-16 (JSON.stringify escapes lone surrogates): UTF-8 keeps it whole.
-    put: (key, text) => cache.put(PARENT_ITEM_NAMESPACE, key, Buffer.from(text, 'utf8')),
+    keyOf: (item) => stableStringify(parentInputs(item as Parent), 0),
+    get: (key) => texts.get(key),
+    put: (key, text) => texts.put(key, text),
     // An object naming this parent's path and hash (parsing 60 MB back would cost what the memo saves).
     fits: (item, text) => {
       const p = item as Parent;

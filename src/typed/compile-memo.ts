@@ -7,15 +7,8 @@
  * the shape of what was stored.
  */
 import type { CacheStore } from '../cache/store.js';
-import { cacheKeyOf } from '../cache/keys.js';
-import { decodeValue, encodeValue } from '../cache/codec.js';
+import { keptValues, type KeptValues } from '../cache/kept.js';
 import type { CompileDiagnostic } from './type-check.js';
-
-/** Values kept by the hash of their input. */
-export interface KeptValues<V> {
-  get(key: string): V | undefined;
-  put(key: string, value: V): void;
-}
 
 export interface TypeScriptMemo {
   /** Diagnostics of a compile, by the hash of its sources. */
@@ -37,20 +30,7 @@ function isDiagnostics(v: unknown): v is CompileDiagnostic[] {
   );
 }
 
-function kept<V>(cache: CacheStore, namespace: string, accept: (v: unknown) => v is V): KeptValues<V> {
-  return {
-    get(key) {
-      const payload = cache.get(namespace, cacheKeyOf(namespace, key));
-      const value = payload === undefined ? undefined : decodeValue(payload);
-      return accept(value) ? value : undefined;
-    },
-    put(key, value) {
-      cache.put(namespace, cacheKeyOf(namespace, key), encodeValue(value));
-    },
-  };
-}
-
 export function typeScriptMemoOf(cache: CacheStore | undefined): TypeScriptMemo | undefined {
   if (!cache) return undefined;
-  return { compiles: kept(cache, 'typescript-check', isDiagnostics), declarations: kept(cache, 'typescript-declarations', isText) };
+  return { compiles: keptValues(cache, 'typescript-check', isDiagnostics), declarations: keptValues(cache, 'typescript-declarations', isText) };
 }

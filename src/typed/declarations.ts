@@ -13,7 +13,7 @@ import type { Contract, FieldSpec, FieldType } from '../ir/types.js';
 import type { InterfaceDeclarationStructure, JSDocStructure, OptionalKind, PropertySignatureStructure, StatementStructures } from 'ts-morph';
 import { compareCodeUnits, stableStringify } from '../util/stable-json.js';
 import { sha256 } from '../util/hash.js';
-import type { KeptValues } from './compile-memo.js';
+import type { KeptValues } from '../cache/kept.js';
 import { functionNameOf, functionNames, literalOf, propertyNameOf, STRING_ALIASES, tsTypeOf, typeStemOf } from './identifiers.js';
 
 const HEADER = [

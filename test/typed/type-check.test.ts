@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderDeclarations } from '../../src/typed/declarations.js';
 import { brokenDeclarations, typeCheckInvokes, type CompileDiagnostic, type InvokeCall } from '../../src/typed/type-check.js';
-import type { KeptValues, TypeScriptMemo } from '../../src/typed/compile-memo.js';
+import type { TypeScriptMemo } from '../../src/typed/compile-memo.js';
+import type { KeptValues } from '../../src/cache/kept.js';
 import { contract, field, installDependencies, resizeImage } from './sample.js';
 
 const contracts = [installDependencies, resizeImage, contract('list-files', [])];
