@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../util/package-root.js';
 import { stableStringify } from '../util/stable-json.js';
 import { TOOL_VERSION } from '../version.js';
-import type { SkillFileRef } from '../ir/types.js';
+import type { Parent, SkillFileRef } from '../ir/types.js';
 
 let fingerprint: string | undefined;
 
@@ -97,6 +97,15 @@ function filesBelow(dir: string, keep: (name: string) => boolean): string[] {
 /** A skill file as keys see it: where it is, what it is, and its bytes by their hash. */
 export function fileIdentity(f: SkillFileRef): unknown[] {
   return [f.path, f.relPath, f.kind, f.bytes, f.sha256, f.mode ?? null, f.symlinkTarget ?? null, f.text === undefined ? 0 : 1];
+}
+
+/**
+ * What one parent depends on besides skillc's code: the inputs of its parse (parse.ts
+ * parseCacheKey), as the parent itself records them. Two parents with equal inputs are equal in
+ * every field, units included, so a value computed from a parent can be kept by these.
+ */
+export function parentInputs(p: Parent): unknown[] {
+  return [p.path, p.file, p.sha256, p.bytes, p.mode ?? null, [...p.scripts, ...p.references, ...p.assets].map(fileIdentity)];
 }
 
 /** The key of a value: the code fingerprint, a namespace and the value's inputs as stable JSON. */

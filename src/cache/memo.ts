@@ -32,6 +32,13 @@ export class MemoTable<V> {
     return new MemoTable(store, entryKey, known, accept);
   }
 
+  /** Whether `through(key, …)` would answer without computing. */
+  has(key: string): boolean {
+    if (this.used.has(key)) return true;
+    const old = this.known.get(key);
+    return old !== undefined && this.accept(old);
+  }
+
   /** The value for `key`, computed by `compute` unless the table has it. */
   through(key: string, compute: () => V): V {
     let v = this.used.get(key);

@@ -9,7 +9,7 @@ import { jsonArtifact as json, jsonArtifactByItem, type Artifact, type ItemMemo 
 import type { CacheStore } from '../cache/store.js';
 import { keptValues } from '../cache/kept.js';
 import { stableStringify } from '../util/stable-json.js';
-import { cacheKeyOf, fileIdentity } from '../cache/keys.js';
+import { cacheKeyOf, parentInputs } from '../cache/keys.js';
 import type { RenderedLibrary } from './library.js';
 import { renderReportMarkdown, type BuildReport } from '../report/build-report.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
@@ -41,11 +41,6 @@ function parentsContentKey(ir: BuildIR): string {
     parents: (ir.parents ?? []).map(parentInputs),
     skipped: ir.source.skipped,
   });
-}
-
-/** What one parent, and so its element of parents.json, depends on besides skillc's code. */
-function parentInputs(p: Parent): unknown[] {
-  return [p.path, p.file, p.sha256, p.bytes, p.mode ?? null, [...p.scripts, ...p.references, ...p.assets].map(fileIdentity)];
 }
 
 const PARENT_ITEM_NAMESPACE = 'parents-item';

@@ -22,13 +22,27 @@ export const SHELL_LANGS: ReadonlySet<string> = new Set(['bash', 'sh', 'shell', 
 const MAX_LINE_CHARS = 240;
 
 export function actionLines(unit: Unit): ActionLine[] {
-  const out: ActionLine[] = [];
+  return linesOf(unit).map((l) => {
+    const { tokens, spaced } = l.source === 'code' && !l.shell ? tokenizeCode(l.text) : tokenizeLine(l.text);
+    return { unit: l.unit, source: l.source, shell: l.shell, text: l.text, tokens, spaced, line: l.line };
+  });
+}
+
+/** An action line without its tokens: what finding author templates reads. */
+export type ActionLineText = Omit<ActionLine, 'tokens' | 'spaced'>;
+
+/** The unit's action lines, not tokenised (tokenising is most of the cost of actionLines). */
+export function actionLineTexts(unit: Unit): ActionLineText[] {
+  return linesOf(unit);
+}
+
+function linesOf(unit: Unit): ActionLineText[] {
+  const out: ActionLineText[] = [];
   const push = (source: ActionLine['source'], text: string, line: number, shell = false) => {
     const t = text.replace(/\s+/g, ' ').trim();
     // Markup and punctuation lines (`</plugin>`, `});`) carry no action.
     if (t.length < 2 || t.length > MAX_LINE_CHARS || !/[A-Za-z0-9_]{2}/.test(t.replace(/<\/?[\w.-]+>/g, ''))) return;
-    const { tokens, spaced } = source === 'code' && !shell ? tokenizeCode(t) : tokenizeLine(t);
-    out.push({ unit: unit.id, source, shell, text: t, tokens, spaced, line });
+    out.push({ unit: unit.id, source, shell, text: t, line });
   };
   for (const block of unit.codeBlocks) {
     const shell = SHELL_LANGS.has((block.lang ?? '').toLowerCase());

@@ -50,7 +50,7 @@ const ELEMENTS = new Set('a abbr b body br button code details div em footer for
 const PLACEHOLDER = /(?<![$\w{])\{([A-Za-z][\w-]{0,40})\}(?!\})|<([A-Za-z][\w-]{0,40})>|\[([A-Z][A-Z0-9_-]{1,40})\](?![(\[])|\$\{([A-Z][A-Z0-9_]{1,40})\}|\$([A-Z][A-Z0-9_]{1,40})\b/g;
 
 /** The author template of an action line, or null when it has no placeholder or is no action. */
-export function authorTemplateOf(line: Pick<ActionLine, 'source' | 'shell' | 'text' | 'tokens'>): AuthorTemplate | null {
+export function authorTemplateOf(line: Pick<ActionLine, 'source' | 'shell' | 'text'>): AuthorTemplate | null {
   if (!/[{<[$]/.test(line.text)) return null;
   const text = stripActionLabel(line.text);
   const r = slotNameRules();

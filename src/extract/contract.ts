@@ -28,7 +28,20 @@ export interface MemberUnit {
   readonly parent: Parent;
 }
 
-export function extractContract(cluster: Cluster, members: readonly MemberUnit[]): Contract | ExtractionFailure {
+/**
+ * What of a cluster a draft is made from: its identity, members, origin and an author template.
+ * Not its similarity scores (minLinkCosine, which moves with the library's TF-IDF weights) nor its
+ * verb and objects: the draft is a function of these fields and the members alone, which lets a
+ * build keep drafts by them (passes/pass-memo.ts). The type keeps the extractor to them.
+ */
+export type DraftInput = Pick<Cluster, 'id' | 'units' | 'parents' | 'origin' | 'template'>;
+
+/** The fields of `cluster` a draft is made from, and nothing else. */
+export function draftInputOf(cluster: Cluster): DraftInput {
+  return { id: cluster.id, units: cluster.units, parents: cluster.parents, origin: cluster.origin, ...(cluster.template ? { template: cluster.template } : {}) };
+}
+
+export function extractContract(cluster: DraftInput, members: readonly MemberUnit[]): Contract | ExtractionFailure {
   if (cluster.origin === 'author-template') return extractActionContract(cluster, members);
   // A line with the authors' own placeholders that several members write alike (`go to
   // {receptacle}`) defines an action rather than doing one: it is an author template's
@@ -175,7 +188,7 @@ export function extractContract(cluster: Cluster, members: readonly MemberUnit[]
  * wrote it (placeholders as slots under their spelt-out names), its instances the members'
  * concrete lines that match it, with bindings from the alignment. Its scope is one action.
  */
-export function extractActionContract(cluster: Cluster, members: readonly MemberUnit[]): Contract | ExtractionFailure {
+export function extractActionContract(cluster: DraftInput, members: readonly MemberUnit[]): Contract | ExtractionFailure {
   const t = cluster.template;
   if (!t) return { cluster: cluster.id, reason: 'an author template cluster without its template' };
   const shape = { template: t.template, slots: t.slots };

@@ -18,6 +18,7 @@ import { headingLength, parentText } from '../rewrite/splice.js';
 import { escapeTemplateText, templatePieces } from '../rewrite/templates.js';
 import { kebab } from '../text/tokens.js';
 import { sha256 } from '../util/hash.js';
+import { createHash } from 'node:crypto';
 import { compareCodeUnits } from '../util/stable-json.js';
 
 export const MIN_PASSAGE_PARENTS = 3;
@@ -122,21 +123,68 @@ function bodyOf(p: Parent, u: Unit, text: string, identity: Identity): Body | nu
   return { parent: p, unit: u, start, end, text: body, pieces, masked };
 }
 
-export function detectPassages(parents: readonly Parent[], copies: ReadonlySet<string> = new Set()): Passage[] {
-  const bodies: Body[] = [];
+/**
+ * A candidate body of a parent as grouping sees it: its unit's position in `parent.units` and
+ * hashes of its exact text and of its masked key. Small, and a function of the parent alone, so a
+ * build can keep them per parent (PassageMemo).
+ */
+export interface BodyKey {
+  readonly unit: number;
+  readonly exact: string;
+  readonly masked: string;
+}
+
+/** A passage before its id is given: what templateOf makes of a group. */
+export type PassageDraft = Omit<Passage, 'id'>;
+
+/**
+ * Where detectPassages may find what an earlier build computed (passes/passages.ts keeps them in
+ * the build cache): a parent's body keys by the parent's parse inputs, and a group's passage (or
+ * null, when some member would not come back exactly) by its members' parents and units.
+ */
+export interface PassageMemo {
+  bodyKeys(parent: Parent, compute: () => BodyKey[]): BodyKey[];
+  group(members: readonly { readonly parent: Parent; readonly unit: number }[], compute: () => PassageDraft | null): PassageDraft | null;
+}
+
+const hashed = (s: string) => createHash('sha256').update(s).digest('base64');
+
+/** Text with numbers and the skill's name masked: bodies equal under it differ only in those. */
+function maskedKey(b: Body): string {
+  return b.pieces.map((x, i) => (b.masked[i] ? '\u0000' : x)).join('\u0001');
+}
+
+/** The body keys of one parent, in unit order. */
+export function bodyKeysOf(p: Parent): BodyKey[] {
+  const text = parentText(p);
+  const identity = identityOf(p);
+  const out: BodyKey[] = [];
+  p.units.forEach((u, i) => {
+    const b = bodyOf(p, u, text, identity);
+    if (b) out.push({ unit: i, exact: hashed(b.text), masked: hashed(maskedKey(b)) });
+  });
+  return out;
+}
+
+const NO_MEMO: PassageMemo = { bodyKeys: (_, compute) => compute(), group: (_, compute) => compute() };
+
+interface Keyed {
+  readonly parent: Parent;
+  readonly key: BodyKey;
+}
+
+export function detectPassages(parents: readonly Parent[], copies: ReadonlySet<string> = new Set(), memo: PassageMemo = NO_MEMO): Passage[] {
+  // Grouping compares hashes of the bodies (SHA-256: equal hashes are equal texts); the bodies
+  // themselves are split again only for the members of a group, to make its template.
+  const bodies: Keyed[] = [];
   for (const p of parents) {
     if (p.bounded || p.malicious || copies.has(p.path) || p.encoding === 'utf-8-invalid') continue;
-    const text = parentText(p);
-    const identity = identityOf(p);
-    for (const u of p.units) {
-      const b = bodyOf(p, u, text, identity);
-      if (b) bodies.push(b);
-    }
+    for (const key of memo.bodyKeys(p, () => bodyKeysOf(p))) bodies.push({ parent: p, key });
   }
-  const groups: Body[][] = [];
-  const taken = new Set<Body>();
-  const collect = (key: (b: Body) => string) => {
-    const byKey = new Map<string, Body[]>();
+  const groups: Keyed[][] = [];
+  const taken = new Set<Keyed>();
+  const collect = (key: (b: Keyed) => string) => {
+    const byKey = new Map<string, Keyed[]>();
     for (const b of bodies) {
       if (taken.has(b)) continue;
       const k = key(b);
@@ -151,12 +199,20 @@ export function detectPassages(parents: readonly Parent[], copies: ReadonlySet<s
       for (const b of list) taken.add(b);
     }
   };
-  collect((b) => b.text);
-  collect((b) => b.pieces.map((x, i) => (b.masked[i] ? '\u0000' : x)).join('\u0001'));
+  collect((b) => b.key.exact);
+  collect((b) => b.key.masked);
 
-  const passages: Omit<Passage, 'id'>[] = [];
+  const read = new Map<Parent, { text: string; identity: Identity }>();
+  const bodyOfKeyed = (b: Keyed): Body => {
+    let r = read.get(b.parent);
+    if (!r) read.set(b.parent, (r = { text: parentText(b.parent), identity: identityOf(b.parent) }));
+    const body = bodyOf(b.parent, b.parent.units[b.key.unit]!, r.text, r.identity);
+    if (!body) throw new Error(`internal: ${b.parent.path} unit ${b.key.unit} has a body key but no body`);
+    return body;
+  };
+  const passages: PassageDraft[] = [];
   for (const list of groups) {
-    const made = templateOf(list);
+    const made = memo.group(list.map((b) => ({ parent: b.parent, unit: b.key.unit })), () => templateOf(list.map(bodyOfKeyed)));
     if (made) passages.push(made);
   }
   // Ids from the words every member's heading shares (a toolkit's own name in its heading is not
@@ -176,7 +232,7 @@ export function detectPassages(parents: readonly Parent[], copies: ReadonlySet<s
 }
 
 /** The group's template and each member's bindings, or null when some member would not come back exactly. */
-function templateOf(list: readonly Body[]): Omit<Passage, 'id'> | null {
+function templateOf(list: readonly Body[]): PassageDraft | null {
   const first = list[0]!;
   const n = first.pieces.length;
   // Positions where members differ: those become slots, grouped by their pattern of values.

@@ -21,6 +21,7 @@ import { actionLines, type ActionLine } from '../extract/action-lines.js';
 import { unitIndex } from './extract.js';
 import { groupBy } from '../util/group-by.js';
 import { compareCodeUnits } from '../util/stable-json.js';
+import { candidateKeys, candidateMemo, type CandidateOutcome } from './pass-memo.js';
 import type { Pass, PassContext } from './pass.js';
 
 interface Candidate {
@@ -74,6 +75,11 @@ export const bindPass: Pass = {
       }
     }
     const linesOf = new Map<string, ActionLine[]>();
+    // Outcomes of candidates whose contract and parent are unchanged since a build that used the
+    // cache are read back (pass-memo.ts).
+    const memo = candidateMemo(ctx.cache);
+    const keysOf = new Map(promoted.map((c) => [c.id, candidateKeys(c)]));
+    const keyOfCandidate = (x: Candidate) => keysOf.get(x.contract.id)!(x);
 
     const dropped: DroppedCallSite[] = [];
     const drop = (x: Candidate, stage: DroppedCallSite['stage'], reason: string) =>
@@ -86,16 +92,22 @@ export const bindPass: Pass = {
         if (x.detection === 'member') drop(x, 'detect', 'SKILL.md is not valid UTF-8: rewriting it would change bytes that were not decoded');
         return;
       }
-      let lines = linesOf.get(x.unit.id);
-      if (!lines) linesOf.set(x.unit.id, (lines = actionLines(x.unit)));
-      const d = detectUnit(x.contract, x.parent, x.unit, lines);
-      if (d.ok) detected.push({ x, contract: x.contract, unit: x.unit, matched: d.matched, deterministic: checkBindings(x.contract, x.unit, d.matched, alignedBindings(d.matched)) });
+      const decide = (): CandidateOutcome => {
+        let lines = linesOf.get(x.unit.id);
+        if (!lines) linesOf.set(x.unit.id, (lines = actionLines(x.unit)));
+        const detection = detectUnit(x.contract, x.parent, x.unit, lines);
+        return detection.ok ? { detection, deterministic: checkBindings(x.contract, x.unit, detection.matched, alignedBindings(detection.matched)) } : { detection };
+      };
+      const { detection: d, deterministic } = memo ? memo.through(keyOfCandidate(x), decide) : decide();
+      if (d.ok) detected.push({ x, contract: x.contract, unit: x.unit, matched: d.matched, deterministic: deterministic! });
       // A unit elsewhere that matches no template was never a candidate, and a member of an
       // action's cluster with no concrete line defines the action rather than calling it: neither
       // is worth a record.
       else if ((x.detection === 'member' && x.contract.scope !== 'action') || d.matched > 0) drop(x, d.stage, d.reason);
       if (i % 256 === 0 && !ctx.llm) ctx.progress(i, candidates.length);
     });
+
+    memo?.save();
 
     const bound: { x: Candidate; bindings: Record<string, string>; actions: CallSite['actions']; binder: CallSite['binder'] }[] = [];
     const keepDeterministic = (c: BindCandidate & { x: Candidate }) => {

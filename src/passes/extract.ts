@@ -8,7 +8,7 @@
  * templates (extract/contract-id.ts), unique across the build and never numbered.
  */
 import type { Cluster, Contract, ExtractionFailure, ModelReplyRecord, Parent, Unit } from '../ir/types.js';
-import { extractContract, type MemberUnit } from '../extract/contract.js';
+import { draftInputOf, extractContract, type MemberUnit } from '../extract/contract.js';
 import { extractRequest, groundReply } from '../extract/model-draft.js';
 import { EXTRACT_PROMPT } from '../llm/prompts/extract-contract.js';
 import { recordReply } from '../llm/reply-record.js';
@@ -16,6 +16,7 @@ import { makeDiagnostic } from '../ir/diagnostics.js';
 import { contractIds } from '../extract/contract-id.js';
 import { slotsBlanked } from '../rewrite/templates.js';
 import { sha256 } from '../util/hash.js';
+import { draftMemo, membersKey } from './pass-memo.js';
 import type { Pass, PassContext } from './pass.js';
 
 export const extractPass: Pass = {
@@ -27,9 +28,24 @@ export const extractPass: Pass = {
   async run(ir, ctx) {
     const index = unitIndex(ir.parents!);
     // Same-template drafts are one procedure: merge their clusters before anything else sees them.
-    const { clusters, drafts: first } = mergeSameTemplates(ir.clusters!, index, (i, n) => {
-      if (!ctx.llm) ctx.progress(i, n);
-    });
+    // Drafts of clusters whose members' parents are unchanged since a build that used the cache
+    // are read back (pass-memo.ts).
+    const memo = draftMemo(ctx.cache);
+    const draft = memo
+      ? (c: Cluster, ms: readonly MemberUnit[]) => {
+          const input = draftInputOf(c);
+          return memo.through(membersKey({ pass: 'extract', cluster: input }, ms), () => extractContract(input, ms));
+        }
+      : (c: Cluster, ms: readonly MemberUnit[]) => extractContract(draftInputOf(c), ms);
+    const { clusters, drafts: first } = mergeSameTemplates(
+      ir.clusters!,
+      index,
+      (i, n) => {
+        if (!ctx.llm) ctx.progress(i, n);
+      },
+      draft,
+    );
+    memo?.save();
     const members = clusters.map((cluster) => cluster.units.map((id): MemberUnit => index.get(id)!));
     let drafts = first;
     let records: ModelReplyRecord[] | undefined;
@@ -73,11 +89,16 @@ export function templateKey(c: Pick<Contract, 'templates'>): string {
  * merged into the first (largest) of them and drafted again over the union, until no two drafts
  * share a template set. A merged cluster takes a new id (ids derive from the members).
  */
-export function mergeSameTemplates(input: readonly Cluster[], index: ReadonlyMap<string, MemberUnit>, progress: (done: number, total: number) => void = () => {}): { clusters: Cluster[]; drafts: (Contract | ExtractionFailure)[] } {
+export function mergeSameTemplates(
+  input: readonly Cluster[],
+  index: ReadonlyMap<string, MemberUnit>,
+  progress: (done: number, total: number) => void = () => {},
+  draftOf: (cluster: Cluster, members: readonly MemberUnit[]) => Contract | ExtractionFailure = (c, ms) => extractContract(draftInputOf(c), ms),
+): { clusters: Cluster[]; drafts: (Contract | ExtractionFailure)[] } {
   let clusters = [...input];
   const membersOf = (c: Cluster) => c.units.map((id): MemberUnit => index.get(id)!);
   let drafts = clusters.map((c, i) => {
-    const d = extractContract(c, membersOf(c));
+    const d = draftOf(c, membersOf(c));
     progress(i + 1, clusters.length);
     return d;
   });
@@ -114,7 +135,7 @@ export function mergeSameTemplates(input: readonly Cluster[], index: ReadonlyMap
         minLinkCosine: Math.min(c.minLinkCosine, ...others.map((o) => o.minLinkCosine)),
       };
       next.push(merged);
-      nextDrafts.push(extractContract(merged, membersOf(merged)));
+      nextDrafts.push(draftOf(merged, membersOf(merged)));
     });
     clusters = next;
     drafts = nextDrafts;

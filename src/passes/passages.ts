@@ -3,10 +3,12 @@
  * earlier one's are marked as copies (mined once), and sections whose body recurs in three or more
  * skills, verbatim or with only names and numbers changed, become shared passages
  * (passages/detect.ts). Whether a skeleton references a passage is the rewrite pass's decision:
- * like a call-site, a reference must pay.
+ * like a call-site, a reference must pay. With a build cache, each parent's body keys and each
+ * group's passage are kept (pass-memo.ts): a rebuild splits again only the changed skills' sections.
  */
 import type { Passage } from '../ir/types.js';
 import { detectPassages } from '../passages/detect.js';
+import { passageMemo } from './pass-memo.js';
 import type { Pass } from './pass.js';
 
 export const passagesPass: Pass = {
@@ -25,7 +27,9 @@ export const passagesPass: Pass = {
       else copies.push({ copy: p.path, of });
     }
     ctx.progress(1, 2);
-    const found = detectPassages(parents, new Set(copies.map((c) => c.copy)));
+    const memo = passageMemo(ctx.cache);
+    const found = detectPassages(parents, new Set(copies.map((c) => c.copy)), memo?.memo);
+    memo?.save();
     // A copy holds the same sections as its original at the same offsets: it is a member wherever
     // the original is (it did not count towards the three skills a passage needs).
     const byPath = new Map(parents.map((p) => [p.path, p]));

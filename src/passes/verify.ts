@@ -14,6 +14,7 @@ import type { RiskScanFn } from '../verify/checks.js';
 import { decide } from '../verify/decide.js';
 import { verifyDraft } from '../verify/verify-draft.js';
 import { unitIndex } from './extract.js';
+import { membersKey, profileMemo } from './pass-memo.js';
 import type { Pass } from './pass.js';
 
 export const verifyPass: Pass = {
@@ -27,7 +28,13 @@ export const verifyPass: Pass = {
     const index = unitIndex(ir.parents!);
     const byCluster = new Map(ir.contracts!.map((c) => [c.cluster, c]));
     const failures = new Map(ir.extractionFailures!.map((f) => [f.cluster, f.reason]));
-    const scan = byCluster.size > 0 ? await makeScan() : () => [];
+    // Profiles of drafts whose inputs are unchanged since a build that used the cache are read
+    // back (pass-memo.ts); the risk scanner is loaded only if some draft is verified anew.
+    const memo = profileMemo(ctx.cache);
+    const keyOf = (contract: Contract, units: readonly string[]) => membersKey({ pass: 'verify', contract, policy }, units.map((id) => index.get(id)!));
+    const keys = new Map(ir.clusters!.flatMap((c) => (byCluster.has(c.id) ? [[c.id, keyOf(byCluster.get(c.id)!, c.units)] as const] : [])));
+    const allKept = memo !== undefined && [...keys.values()].every((k) => memo.has(k));
+    const scan = byCluster.size > 0 && !allKept ? await makeScan() : () => [];
     const profiles: Profile[] = [];
     const zero = { coverage: 0, coverageMin: 0, binding: 0, replacement: 0, risk: 0 };
     const noEvidence = { coverage: [], binding: [], replacement: [] };
@@ -42,7 +49,8 @@ export const verifyPass: Pass = {
         profiles.push(decide({ cluster: cluster.id, contract: null, extractionFailure: failures.get(cluster.id) ?? 'no draft', scores: zero, evidence: noEvidence, risks: [] }, policy));
       } else {
         try {
-          profiles.push(verifyDraft(contract, cluster.units.map((id) => index.get(id)!), scan, policy));
+          const verify = () => verifyDraft(contract, cluster.units.map((id) => index.get(id)!), scan, policy);
+          profiles.push(memo ? memo.through(keys.get(cluster.id)!, verify) : verify());
         } catch (err) {
           profiles.push(unusable(cluster.id, contract, `verifying it failed (${err instanceof Error ? err.message : String(err)})`));
         }
@@ -61,6 +69,7 @@ export const verifyPass: Pass = {
         profiles[at] = unusable(contract.cluster, contract, `its TypeScript declaration does not compile (${why})`);
       }
     }
+    memo?.save();
     return { profiles };
   },
 };

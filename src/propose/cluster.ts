@@ -46,30 +46,43 @@ export function singleLinkage(vectors: readonly SparseVector[], blocks: readonly
 
   const topK = opts.topK ?? 8;
   const window = opts.window ?? 32;
-  // Postings per (block, term), in item order.
-  const postings = new Map<string, number[]>();
+  // Postings per (block, term), in item order. A (block, term) pair gets a small number on first
+  // sight, and each item keeps the numbers of its top terms' lists (string keys cost more than
+  // the comparisons on large libraries).
+  const blockIds = new Map<string, number>();
+  const listIds = new Map<number, number>();
+  const postings: number[][] = [];
   const tops: number[][] = [];
+  let maxTerm = 0;
+  for (const v of vectors) for (const t of v.terms) if (t > maxTerm) maxTerm = t;
   for (let i = 0; i < n; i++) {
     const block = blocks[i];
-    const top = block === null || block === undefined ? [] : topTerms(vectors[i]!, topK);
-    tops.push(top);
-    for (const t of top) {
-      const key = `${block}\u0000${t}`;
-      let list = postings.get(key);
-      if (!list) postings.set(key, (list = []));
-      list.push(i);
+    if (block === null || block === undefined) {
+      tops.push([]);
+      continue;
     }
+    let b = blockIds.get(block);
+    if (b === undefined) blockIds.set(block, (b = blockIds.size));
+    const lists: number[] = [];
+    for (const t of topTerms(vectors[i]!, topK)) {
+      const key = b * (maxTerm + 1) + t;
+      let id = listIds.get(key);
+      if (id === undefined) {
+        listIds.set(key, (id = postings.length));
+        postings.push([]);
+      }
+      postings[id]!.push(i);
+      lists.push(id);
+    }
+    tops.push(lists);
   }
-  const position = new Map<string, number>();
+  const position = new Int32Array(postings.length);
   let comparisons = 0;
   for (let i = 0; i < n; i++) {
-    const block = blocks[i];
-    if (block === null || block === undefined) continue;
-    for (const t of tops[i]!) {
-      const key = `${block}\u0000${t}`;
-      const list = postings.get(key)!;
-      const at = position.get(key) ?? 0;
-      position.set(key, at + 1);
+    for (const id of tops[i]!) {
+      const list = postings[id]!;
+      const at = position[id]!;
+      position[id] = at + 1;
       for (let k = at + 1; k < list.length && k <= at + window; k++) {
         const j = list[k]!;
         if (find(i) === find(j)) continue;

@@ -6,7 +6,7 @@
  * found by its text, not by the similarity of whole sections.
  */
 import type { Cluster, Parent } from '../ir/types.js';
-import { actionLines, type ActionLine } from '../extract/action-lines.js';
+import { actionLineTexts, type ActionLineText } from '../extract/action-lines.js';
 import { authorTemplateOf, matchConcrete, stripActionLabel, unifySpellings, type AuthorTemplate } from '../extract/author-templates.js';
 import { sha256 } from '../util/hash.js';
 import { words } from '../text/tokens.js';
@@ -16,14 +16,14 @@ import type { VerbLexicon } from './lexicon.js';
 const MAX_TEMPLATE_CLUSTERS = 500;
 
 export function templateClusters(parents: readonly Parent[], eligible: (p: Parent) => boolean, lexicon: VerbLexicon): Cluster[] {
-  const occurrences = new Map<string, { spelling: AuthorTemplate; unit: string; parent: string; source: ActionLine['source'] }[]>();
-  const byFirstWord = new Map<string, { line: ActionLine; parent: string }[]>();
+  const occurrences = new Map<string, { spelling: AuthorTemplate; unit: string; parent: string; source: ActionLineText['source'] }[]>();
+  const byFirstWord = new Map<string, { line: ActionLineText; parent: string }[]>();
   const order = new Map<string, number>();
   for (const p of parents) {
     if (!eligible(p)) continue;
     for (const u of p.units) {
       order.set(u.id, order.size);
-      for (const line of actionLines(u)) {
+      for (const line of actionLineTexts(u)) {
         const t = authorTemplateOf(line);
         if (t) {
           let list = occurrences.get(t.key);

@@ -1,0 +1,157 @@
+/**
+ * Results of the passes after parse kept in the build cache (issue 22), each a function of a few
+ * parents rather than of the whole library:
+ * - extract: a cluster's contract draft, from the cluster's identity and members (contract.ts DraftInput);
+ * - verify: a draft's profile, from the draft, its members and the policy;
+ * - bind: a candidate call-site's detection and deterministic bindings, from the contract and the unit;
+ * - passages: a parent's body keys (passages/detect.ts BodyKey), and a group's passage, from its members.
+ * A rebuild where one skill changed computes again only the results with a unit of that skill,
+ * or whose cluster or contract changed; the others are read back from one memo table per pass.
+ *
+ * A key is the SHA-256 of the stable JSON of what the result is computed from and of each member
+ * parent's parse inputs (cache/keys.ts parentInputs), which determine the whole parent: a check
+ * may look at a member's neighbouring unit, so the parent is keyed, not only the unit. The code
+ * fingerprint in each memo table's entry key covers the extractor, the verifier, the binder, the
+ * lexicon and the risk scanner. A value read back is used only if it has the shape of a result.
+ */
+import type { Contract, ExtractionFailure, Parent, Profile } from '../ir/types.js';
+import type { MemberUnit } from '../extract/contract.js';
+import type { BindingCheck, Detection } from '../bind/call-site.js';
+import type { BodyKey, PassageDraft, PassageMemo } from '../passages/detect.js';
+import { MemoTable } from '../cache/memo.js';
+import type { CacheStore } from '../cache/store.js';
+import { parentInputs } from '../cache/keys.js';
+import { sha256 } from '../util/hash.js';
+import { stableStringify } from '../util/stable-json.js';
+
+const parentKeys = new WeakMap<Parent, string>();
+
+/** The SHA-256 of a parent's parse inputs, taken once per parent object. */
+export function parentKey(p: Parent): string {
+  let k = parentKeys.get(p);
+  if (k === undefined) parentKeys.set(p, (k = sha256(stableStringify(parentInputs(p), 0))));
+  return k;
+}
+
+/** The key of a result computed from `what` over `members`. */
+export function membersKey(what: unknown, members: readonly MemberUnit[]): string {
+  const parents = [...new Set(members.map((m) => m.parent))].map(parentKey);
+  return sha256(stableStringify([what, members.map((m) => m.unit.id), parents], 0));
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A draft as extractContract returns it: a failure with its reason, or a contract with its templates and schemas. */
+export function isDraft(v: unknown): v is Contract | ExtractionFailure {
+  if (!isObject(v) || typeof v['cluster'] !== 'string') return false;
+  if ('reason' in v) return typeof v['reason'] === 'string';
+  return (
+    typeof v['id'] === 'string' &&
+    Array.isArray(v['templates']) &&
+    v['templates'].every((t: unknown) => isObject(t) && typeof t['template'] === 'string') &&
+    Array.isArray(v['input_schema']) &&
+    Array.isArray(v['output_schema'])
+  );
+}
+
+/** A profile as verifyDraft returns it. */
+export function isProfile(v: unknown): v is Profile {
+  return (
+    isObject(v) &&
+    typeof v['cluster'] === 'string' &&
+    (v['contract'] === null || typeof v['contract'] === 'string') &&
+    isObject(v['scores']) &&
+    typeof v['score'] === 'number' &&
+    (v['decision'] === 'auto_promote' || v['decision'] === 'review' || v['decision'] === 'reject') &&
+    typeof v['reason'] === 'string' &&
+    Array.isArray(v['evidence']) &&
+    Array.isArray(v['risks'])
+  );
+}
+
+/**
+ * A candidate call-site as the bind pass decides it without a model: its detection and, when
+ * detected, the deterministic bindings' check.
+ */
+export interface CandidateOutcome {
+  readonly detection: Detection;
+  readonly deterministic?: BindingCheck;
+}
+
+const isText = (v: unknown): v is string => typeof v === 'string';
+const isTextRecord = (v: unknown) => isObject(v) && Object.values(v).every(isText);
+
+function isBindingCheck(v: unknown): v is BindingCheck {
+  if (!isObject(v)) return false;
+  if (v['ok'] === false) return isText(v['stage']) && isText(v['reason']);
+  return v['ok'] === true && isTextRecord(v['bindings']) && Array.isArray(v['actions']) && v['actions'].every((a: unknown) => isObject(a) && isText(a['template']) && Number.isInteger(a['line']) && isText(a['text']));
+}
+
+export function isCandidateOutcome(v: unknown): v is CandidateOutcome {
+  if (!isObject(v) || !isObject(v['detection'])) return false;
+  const d = v['detection'];
+  if (d['ok'] === false) return d['stage'] === 'detect' && isText(d['reason']) && Number.isInteger(d['matched']) && v['deterministic'] === undefined;
+  return (
+    d['ok'] === true &&
+    Array.isArray(d['matched']) &&
+    d['matched'].every((m: unknown) => isObject(m) && isObject(m['template']) && isText(m['template']['template']) && Number.isInteger(m['line']) && isText(m['text']) && isTextRecord(m['values'])) &&
+    isBindingCheck(v['deterministic'])
+  );
+}
+
+/** Keys of one contract's candidates: the contract's stable JSON is hashed once, not per candidate. */
+export function candidateKeys(contract: Contract): (m: MemberUnit) => string {
+  const c = sha256(stableStringify(contract, 0));
+  return (m) => sha256(`bind\0${c}\0${m.unit.id}\0${parentKey(m.parent)}`);
+}
+
+export const CANDIDATE_MEMO = 'bind-candidates';
+
+export function candidateMemo(cache: CacheStore | undefined): MemoTable<CandidateOutcome> | undefined {
+  return cache ? MemoTable.load(cache, CANDIDATE_MEMO, isCandidateOutcome) : undefined;
+}
+
+export const DRAFT_MEMO = 'extract-drafts';
+export const PROFILE_MEMO = 'verify-profiles';
+
+export function draftMemo(cache: CacheStore | undefined): MemoTable<Contract | ExtractionFailure> | undefined {
+  return cache ? MemoTable.load(cache, DRAFT_MEMO, isDraft) : undefined;
+}
+
+export function profileMemo(cache: CacheStore | undefined): MemoTable<Profile> | undefined {
+  return cache ? MemoTable.load(cache, PROFILE_MEMO, isProfile) : undefined;
+}
+
+export function isBodyKeys(v: unknown): v is BodyKey[] {
+  return Array.isArray(v) && v.every((k: unknown) => isObject(k) && Number.isInteger(k['unit']) && (k['unit'] as number) >= 0 && isText(k['exact']) && isText(k['masked']));
+}
+
+export function isPassageDraft(v: unknown): v is PassageDraft | null {
+  if (v === null) return true;
+  if (!isObject(v) || !isText(v['heading']) || !isText(v['text']) || !Array.isArray(v['slots']) || !v['slots'].every(isText) || !Array.isArray(v['members'])) return false;
+  return v['members'].every(
+    (m: unknown) =>
+      isObject(m) && isText(m['parent']) && isText(m['unit']) && isText(m['file']) && Number.isInteger(m['line']) && Number.isInteger(m['start']) && Number.isInteger(m['end']) && isTextRecord(m['bindings']),
+  );
+}
+
+export const BODY_KEYS_MEMO = 'passage-body-keys';
+export const PASSAGE_GROUP_MEMO = 'passage-groups';
+
+/** The passages pass's memo tables, as detectPassages asks them, and how to keep them. */
+export function passageMemo(cache: CacheStore | undefined): { memo: PassageMemo; save(): void } | undefined {
+  if (!cache) return undefined;
+  const bodies = MemoTable.load(cache, BODY_KEYS_MEMO, isBodyKeys);
+  const groups = MemoTable.load(cache, PASSAGE_GROUP_MEMO, isPassageDraft);
+  return {
+    memo: {
+      bodyKeys: (p, compute) => bodies.through(parentKey(p), compute),
+      group: (members, compute) => groups.through(sha256(stableStringify(members.map((m) => [parentKey(m.parent), m.unit]), 0)), compute),
+    },
+    save() {
+      bodies.save();
+      groups.save();
+    },
+  };
+}
+
