@@ -5,7 +5,7 @@
  * use", "References") get no verb and are not clustered: they are not procedures.
  */
 import type { Frame, Parent, SkillFileRef, Unit } from '../ir/types.js';
-import { STOP_WORDS, stem, words } from '../text/tokens.js';
+import { STOP_WORDS, eachWord, stem, words } from '../text/tokens.js';
 import type { VerbLexicon } from './lexicon.js';
 
 const DESCRIPTIVE_HEADING = /^(when (to|not to) use|overview|introduction|intro|about|description|summary|notes?|references?|resources|see also|related|background|context|purpose|table of contents|contents|faq|glossary|license|credits|changelog|version|key (concepts|principles)|core (concepts|principles)|principles|philosophy|capabilities|features|limitations|quick reference|cheat ?sheet|output format|anti-patterns?|role|persona|instructions|guidelines|skill|bundled resources)\b/i;
@@ -47,9 +47,12 @@ export function linkedScripts(parent: Parent, unit: Unit): SkillFileRef[] {
 
 /** Verb class of the first lexicon word among the first `within` words (all words by default). */
 function firstVerb(text: string, lexicon: VerbLexicon, within = Infinity): string | null {
-  const ws = words(text).filter((w) => !STOP_WORDS.has(w));
-  for (let i = 0; i < ws.length && i < within; i++) {
-    const cls = lexicon.classOf(ws[i]!);
+  // Word by word: the first sentence of a unit can be all of it, and only its first words count.
+  let seen = 0;
+  for (const w of eachWord(text)) {
+    if (STOP_WORDS.has(w)) continue;
+    if (seen++ >= within) break;
+    const cls = lexicon.classOf(w);
     if (cls !== undefined) return cls;
   }
   return null;

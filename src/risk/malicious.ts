@@ -219,9 +219,24 @@ function segmentStarts(length: number): number[] {
   return starts;
 }
 
-/** Whether a (non-global) expression matches a line, a long line tested segment by segment. */
+/**
+ * Whether an expression matches a line. A long line is searched as scanText searches it, piece by
+ * piece (piecesOf: each segment with the line's text around it, answering for its own stride), so
+ * a cut never makes or hides a match that the whole line would not.
+ */
 function matchesLine(re: RegExp, line: string): boolean {
-  return segmentStarts(line.length).some((k) => re.test(line.length > SEGMENT ? line.slice(k, k + SEGMENT) : line));
+  if (line.length <= SEGMENT) return re.test(line);
+  for (const _ of ownMatches(globalOf(re), piecesOf(line, [{ start: 0, text: line }]).pieces)) return true;
+  return false;
+}
+
+const globals = new WeakMap<RegExp, RegExp>();
+
+/** The expression with the `g` flag, made once per expression. */
+function globalOf(re: RegExp): RegExp {
+  let g = globals.get(re);
+  if (!g) globals.set(re, (g = re.global ? re : new RegExp(re.source, `${re.flags}g`)));
+  return g;
 }
 
 /**
@@ -522,6 +537,23 @@ function piecesOf(text: string, lines: readonly Window[]): Scanned {
   return { blanked, pieces: [{ start: 0, text: blanked, ownStart: 0, ownEnd: text.length }, ...segments], segmentsOf };
 }
 
+/**
+ * The matches of a global expression in the pieces of a text, in piece order: each piece is
+ * searched from its own start (so lookbehinds see the context before it) and answers only for
+ * matches starting before its own end. Offsets are in the text the pieces were cut from.
+ */
+function* ownMatches(re: RegExp, pieces: readonly Piece[]): Generator<{ m: RegExpExecArray; offset: number; piece: Piece }> {
+  for (const piece of pieces) {
+    re.lastIndex = piece.ownStart - piece.start;
+    for (let m = re.exec(piece.text); m; m = re.exec(piece.text)) {
+      if (m[0].length === 0) re.lastIndex++;
+      const offset = piece.start + m.index;
+      if (offset >= piece.ownEnd) break;
+      yield { m, offset, piece };
+    }
+  }
+}
+
 function scanText(text: string, depth: number): MaliciousFinding[] {
   const c = load();
   const { lines, paragraphs } = windows(text);
@@ -549,31 +581,24 @@ function scanText(text: string, depth: number): MaliciousFinding[] {
       }
       return verdict;
     };
-    const re = new RegExp(p.re.source, 'gi');
-    for (const piece of pieces) {
-      re.lastIndex = piece.ownStart - piece.start;
-      for (let m = re.exec(piece.text); m; m = re.exec(piece.text)) {
-        if (m[0].length === 0) re.lastIndex++;
-        const offset = piece.start + m.index;
-        if (offset >= piece.ownEnd) break;
-        const w = windowAt(ws, offset);
-        if (!w || taken.has(w)) continue;
-        let verdict: boolean;
-        if (p.sameSpan) {
-          // The span of the line (between backticks) that holds the match, in the line or, for a
-          // long line, in the segment where the match starts (sameSpan patterns are line patterns).
-          const base = piece.segment ?? w;
-          const at = offset - base.start;
-          const open = base.text.lastIndexOf('`', at - 1);
-          const close = base.text.indexOf('`', at + m[0].length);
-          const from = open + 1;
-          const to = close < 0 ? base.text.length : close;
-          verdict = judge(`${base.start + from}:${base.start + to}`, [base.text.slice(from, to)]);
-        } else verdict = judge(`${w.start}`, scopesOf(w));
-        if (!verdict) continue;
-        taken.add(w);
-        out.push({ technique: p.technique, pattern: p.id, offset, length: m[0].length, message: p.message });
-      }
+    for (const { m, offset, piece } of ownMatches(new RegExp(p.re.source, 'gi'), pieces)) {
+      const w = windowAt(ws, offset);
+      if (!w || taken.has(w)) continue;
+      let verdict: boolean;
+      if (p.sameSpan) {
+        // The span of the line (between backticks) that holds the match, in the line or, for a
+        // long line, in the segment where the match starts (sameSpan patterns are line patterns).
+        const base = piece.segment ?? w;
+        const at = offset - base.start;
+        const open = base.text.lastIndexOf('`', at - 1);
+        const close = base.text.indexOf('`', at + m[0].length);
+        const from = open + 1;
+        const to = close < 0 ? base.text.length : close;
+        verdict = judge(`${base.start + from}:${base.start + to}`, [base.text.slice(from, to)]);
+      } else verdict = judge(`${w.start}`, scopesOf(w));
+      if (!verdict) continue;
+      taken.add(w);
+      out.push({ technique: p.technique, pattern: p.id, offset, length: m[0].length, message: p.message });
     }
   }
   out.push(...downloadRuns(text, paragraphs));

