@@ -32,21 +32,38 @@ export class MemoTable<V> {
     return new MemoTable(store, entryKey, known, accept);
   }
 
-  /** Whether `through(key, …)` would answer without computing. */
-  has(key: string): boolean {
+  /** Whether `through(key, …, fits)` would answer without computing. */
+  has(key: string, fits: (v: V) => boolean = () => true): boolean {
     if (this.used.has(key)) return true;
     const old = this.known.get(key);
-    return old !== undefined && this.accept(old);
+    return old !== undefined && this.accept(old) && fits(old);
   }
 
-  /** The value for `key`, computed by `compute` unless the table has it. */
-  through(key: string, compute: () => V): V {
+  /**
+   * The value for `key`, computed by `compute` unless the table has it. `fits` checks a kept value
+   * against what the caller knows of it (the cluster it names, say): one that does not fit is
+   * computed again, like one of the wrong shape.
+   */
+  through(key: string, compute: () => V, fits: (v: V) => boolean = () => true): V {
     let v = this.used.get(key);
     if (v !== undefined) return v;
     const old = this.known.get(key);
-    v = old !== undefined && this.accept(old) ? old : compute();
+    v = old !== undefined && this.accept(old) && fits(old) ? old : compute();
     this.used.set(key, v);
     return v;
+  }
+
+  /** The kept value for `key` if it has the right shape and fits; it is then kept for the next build too. */
+  get(key: string, fits: (v: V) => boolean = () => true): V | undefined {
+    const v = this.used.get(key) ?? this.known.get(key);
+    if (v === undefined || !this.accept(v) || !fits(v)) return undefined;
+    this.used.set(key, v);
+    return v;
+  }
+
+  /** Keeps a value the caller computed, for the next build. */
+  put(key: string, value: V): void {
+    this.used.set(key, value);
   }
 
   save(): void {

@@ -147,7 +147,8 @@ export interface PassageMemo {
   group(members: readonly { readonly parent: Parent; readonly unit: number }[], compute: () => PassageDraft | null): PassageDraft | null;
 }
 
-const hashed = (s: string) => createHash('sha256').update(s).digest('base64');
+/** SHA-256 of the text's UTF-16 code units: one-to-one on strings, lone surrogates included. */
+const hashed = (s: string) => createHash('sha256').update(s, 'utf16le').digest('base64');
 
 /** Text with numbers and the skill's name masked: bodies equal under it differ only in those. */
 function maskedKey(b: Body): string {
@@ -173,7 +174,20 @@ interface Keyed {
   readonly key: BodyKey;
 }
 
+/** A kept body key that does not give a body with its hash: the memo is not used for this detection. */
+class KeptBodyMismatch extends Error {}
+
 export function detectPassages(parents: readonly Parent[], copies: ReadonlySet<string> = new Set(), memo: PassageMemo = NO_MEMO): Passage[] {
+  if (memo === NO_MEMO) return detect(parents, copies, memo);
+  try {
+    return detect(parents, copies, memo);
+  } catch (err) {
+    if (err instanceof KeptBodyMismatch) return detect(parents, copies, NO_MEMO);
+    throw err;
+  }
+}
+
+function detect(parents: readonly Parent[], copies: ReadonlySet<string>, memo: PassageMemo): Passage[] {
   // Grouping compares hashes of the bodies (SHA-256: equal hashes are equal texts); the bodies
   // themselves are split again only for the members of a group, to make its template.
   const bodies: Keyed[] = [];
@@ -206,8 +220,11 @@ export function detectPassages(parents: readonly Parent[], copies: ReadonlySet<s
   const bodyOfKeyed = (b: Keyed): Body => {
     let r = read.get(b.parent);
     if (!r) read.set(b.parent, (r = { text: parentText(b.parent), identity: identityOf(b.parent) }));
-    const body = bodyOf(b.parent, b.parent.units[b.key.unit]!, r.text, r.identity);
-    if (!body) throw new Error(`internal: ${b.parent.path} unit ${b.key.unit} has a body key but no body`);
+    const unit = b.parent.units[b.key.unit];
+    const body = unit ? bodyOf(b.parent, unit, r.text, r.identity) : null;
+    // Kept keys are checked for range and order when read; this catches one that names a unit
+    // with no body, or another body (a key computed in this build always gives its own).
+    if (!body || hashed(body.text) !== b.key.exact) throw new KeptBodyMismatch(`${b.parent.path} unit ${b.key.unit}`);
     return body;
   };
   const passages: PassageDraft[] = [];

@@ -21,7 +21,7 @@ import { actionLines, type ActionLine } from '../extract/action-lines.js';
 import { unitIndex } from './extract.js';
 import { groupBy } from '../util/group-by.js';
 import { compareCodeUnits } from '../util/stable-json.js';
-import { candidateKeys, candidateMemo, type CandidateOutcome } from './pass-memo.js';
+import { candidateKeys, candidateMemo, keptOutcome, restoredOutcome, type CandidateOutcome } from './pass-memo.js';
 import type { Pass, PassContext } from './pass.js';
 
 interface Candidate {
@@ -79,7 +79,15 @@ export const bindPass: Pass = {
     // cache are read back (pass-memo.ts).
     const memo = candidateMemo(ctx.cache);
     const keysOf = new Map(promoted.map((c) => [c.id, candidateKeys(c)]));
-    const keyOfCandidate = (x: Candidate) => keysOf.get(x.contract.id)!(x);
+    const keptOrDecided = (x: Candidate, decide: () => CandidateOutcome): CandidateOutcome => {
+      const key = keysOf.get(x.contract.id)!(x);
+      const kept = memo!.get(key, (k) => restoredOutcome(k, x.contract) !== null);
+      if (kept) return restoredOutcome(kept, x.contract)!;
+      const outcome = decide();
+      const k = keptOutcome(outcome, x.contract);
+      if (k) memo!.put(key, k);
+      return outcome;
+    };
 
     const dropped: DroppedCallSite[] = [];
     const drop = (x: Candidate, stage: DroppedCallSite['stage'], reason: string) =>
@@ -98,7 +106,7 @@ export const bindPass: Pass = {
         const detection = detectUnit(x.contract, x.parent, x.unit, lines);
         return detection.ok ? { detection, deterministic: checkBindings(x.contract, x.unit, detection.matched, alignedBindings(detection.matched)) } : { detection };
       };
-      const { detection: d, deterministic } = memo ? memo.through(keyOfCandidate(x), decide) : decide();
+      const { detection: d, deterministic } = memo ? keptOrDecided(x, decide) : decide();
       if (d.ok) detected.push({ x, contract: x.contract, unit: x.unit, matched: d.matched, deterministic: deterministic! });
       // A unit elsewhere that matches no template was never a candidate, and a member of an
       // action's cluster with no concrete line defines the action rather than calling it: neither

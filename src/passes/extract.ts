@@ -34,7 +34,7 @@ export const extractPass: Pass = {
     const draft = memo
       ? (c: Cluster, ms: readonly MemberUnit[]) => {
           const input = draftInputOf(c);
-          return memo.through(membersKey({ pass: 'extract', cluster: input }, ms), () => extractContract(input, ms));
+          return memo.through(membersKey({ pass: 'extract', cluster: input }, ms), () => extractContract(input, ms), (v) => v.cluster === input.id);
         }
       : (c: Cluster, ms: readonly MemberUnit[]) => extractContract(draftInputOf(c), ms);
     const { clusters, drafts: first } = mergeSameTemplates(

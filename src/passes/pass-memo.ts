@@ -16,7 +16,8 @@
  */
 import type { Contract, ExtractionFailure, Parent, Profile } from '../ir/types.js';
 import type { MemberUnit } from '../extract/contract.js';
-import type { BindingCheck, Detection } from '../bind/call-site.js';
+import type { BindingCheck, Detection, MatchedLine } from '../bind/call-site.js';
+import { isValidPart } from '../schema/validate.js';
 import type { BodyKey, PassageDraft, PassageMemo } from '../passages/detect.js';
 import { MemoTable } from '../cache/memo.js';
 import type { CacheStore } from '../cache/store.js';
@@ -41,32 +42,19 @@ export function membersKey(what: unknown, members: readonly MemberUnit[]): strin
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** A draft as extractContract returns it: a failure with its reason, or a contract with its templates and schemas. */
+/**
+ * A draft as extractContract returns it: a failure with its reason, or a contract that is valid
+ * against schemas/contract.schema.json once it has an id (drafts get theirs later in the pass).
+ */
 export function isDraft(v: unknown): v is Contract | ExtractionFailure {
   if (!isObject(v) || typeof v['cluster'] !== 'string') return false;
-  if ('reason' in v) return typeof v['reason'] === 'string';
-  return (
-    typeof v['id'] === 'string' &&
-    Array.isArray(v['templates']) &&
-    v['templates'].every((t: unknown) => isObject(t) && typeof t['template'] === 'string') &&
-    Array.isArray(v['input_schema']) &&
-    Array.isArray(v['output_schema'])
-  );
+  if ('reason' in v) return typeof v['reason'] === 'string' && Object.keys(v).length === 2;
+  return v['id'] === '' && isValidPart('contract', '', { ...v, id: 'kept' });
 }
 
-/** A profile as verifyDraft returns it. */
+/** A profile as verifyDraft returns it: valid against the profile of schemas/candidates.schema.json. */
 export function isProfile(v: unknown): v is Profile {
-  return (
-    isObject(v) &&
-    typeof v['cluster'] === 'string' &&
-    (v['contract'] === null || typeof v['contract'] === 'string') &&
-    isObject(v['scores']) &&
-    typeof v['score'] === 'number' &&
-    (v['decision'] === 'auto_promote' || v['decision'] === 'review' || v['decision'] === 'reject') &&
-    typeof v['reason'] === 'string' &&
-    Array.isArray(v['evidence']) &&
-    Array.isArray(v['risks'])
-  );
+  return isValidPart('candidates', '/properties/candidates/items/properties/profile', v);
 }
 
 /**
@@ -78,25 +66,53 @@ export interface CandidateOutcome {
   readonly deterministic?: BindingCheck;
 }
 
+/** How an outcome is kept: each matched line names its template by its index in the contract's. */
+export interface KeptOutcome {
+  readonly detection: { readonly ok: false; readonly stage: 'detect'; readonly reason: string; readonly matched: number } | { readonly ok: true; readonly matched: readonly (Omit<MatchedLine, 'template'> & { readonly template: number })[] };
+  readonly deterministic?: BindingCheck;
+}
+
 const isText = (v: unknown): v is string => typeof v === 'string';
 const isTextRecord = (v: unknown) => isObject(v) && Object.values(v).every(isText);
+const isLine = (v: unknown) => Number.isInteger(v) && (v as number) >= 1;
 
 function isBindingCheck(v: unknown): v is BindingCheck {
   if (!isObject(v)) return false;
   if (v['ok'] === false) return isText(v['stage']) && isText(v['reason']);
-  return v['ok'] === true && isTextRecord(v['bindings']) && Array.isArray(v['actions']) && v['actions'].every((a: unknown) => isObject(a) && isText(a['template']) && Number.isInteger(a['line']) && isText(a['text']));
+  return (
+    v['ok'] === true &&
+    isTextRecord(v['bindings']) &&
+    Array.isArray(v['actions']) &&
+    v['actions'].length > 0 &&
+    v['actions'].every((a: unknown) => isObject(a) && isText(a['template']) && isLine(a['line']) && isText(a['text']))
+  );
 }
 
-export function isCandidateOutcome(v: unknown): v is CandidateOutcome {
+export function isKeptOutcome(v: unknown): v is KeptOutcome {
   if (!isObject(v) || !isObject(v['detection'])) return false;
   const d = v['detection'];
   if (d['ok'] === false) return d['stage'] === 'detect' && isText(d['reason']) && Number.isInteger(d['matched']) && v['deterministic'] === undefined;
   return (
     d['ok'] === true &&
     Array.isArray(d['matched']) &&
-    d['matched'].every((m: unknown) => isObject(m) && isObject(m['template']) && isText(m['template']['template']) && Number.isInteger(m['line']) && isText(m['text']) && isTextRecord(m['values'])) &&
+    d['matched'].length > 0 &&
+    d['matched'].every((m: unknown) => isObject(m) && Number.isInteger(m['template']) && (m['template'] as number) >= 0 && isLine(m['line']) && isText(m['text']) && isTextRecord(m['values'])) &&
     isBindingCheck(v['deterministic'])
   );
+}
+
+/** The outcome as kept, or null if a matched line's template is not one of the contract's (then it is not kept). */
+export function keptOutcome(o: CandidateOutcome, contract: Contract): KeptOutcome | null {
+  if (!o.detection.ok) return { detection: o.detection };
+  const matched = o.detection.matched.map(({ template, ...rest }) => ({ ...rest, template: contract.templates.indexOf(template) }));
+  return matched.some((m) => m.template < 0) ? null : { detection: { ok: true, matched }, deterministic: o.deterministic! };
+}
+
+/** A kept outcome with its templates the contract's own, or null if one is out of its range. */
+export function restoredOutcome(k: KeptOutcome, contract: Contract): CandidateOutcome | null {
+  if (!k.detection.ok) return { detection: k.detection };
+  if (k.detection.matched.some((m) => m.template >= contract.templates.length)) return null;
+  return { detection: { ok: true, matched: k.detection.matched.map((m) => ({ ...m, template: contract.templates[m.template]! })) }, deterministic: k.deterministic! };
 }
 
 /** Keys of one contract's candidates: the contract's stable JSON is hashed once, not per candidate. */
@@ -107,8 +123,8 @@ export function candidateKeys(contract: Contract): (m: MemberUnit) => string {
 
 export const CANDIDATE_MEMO = 'bind-candidates';
 
-export function candidateMemo(cache: CacheStore | undefined): MemoTable<CandidateOutcome> | undefined {
-  return cache ? MemoTable.load(cache, CANDIDATE_MEMO, isCandidateOutcome) : undefined;
+export function candidateMemo(cache: CacheStore | undefined): MemoTable<KeptOutcome> | undefined {
+  return cache ? MemoTable.load(cache, CANDIDATE_MEMO, isKeptOutcome) : undefined;
 }
 
 export const DRAFT_MEMO = 'extract-drafts';
@@ -145,8 +161,14 @@ export function passageMemo(cache: CacheStore | undefined): { memo: PassageMemo;
   const groups = MemoTable.load(cache, PASSAGE_GROUP_MEMO, isPassageDraft);
   return {
     memo: {
-      bodyKeys: (p, compute) => bodies.through(parentKey(p), compute),
-      group: (members, compute) => groups.through(sha256(stableStringify(members.map((m) => [parentKey(m.parent), m.unit]), 0)), compute),
+      // Kept keys name this parent's units in order; a kept passage names the group's members.
+      bodyKeys: (p, compute) => bodies.through(parentKey(p), compute, (keys) => keys.every((k, i) => k.unit < p.units.length && (i === 0 || k.unit > keys[i - 1]!.unit))),
+      group: (members, compute) =>
+        groups.through(
+          sha256(stableStringify(members.map((m) => [parentKey(m.parent), m.unit]), 0)),
+          compute,
+          (d) => d === null || (d.members.length === members.length && d.members.every((x, i) => x.parent === members[i]!.parent.path && x.unit === members[i]!.parent.units[members[i]!.unit]?.id)),
+        ),
     },
     save() {
       bodies.save();

@@ -32,8 +32,15 @@ export const verifyPass: Pass = {
     // back (pass-memo.ts); the risk scanner is loaded only if some draft is verified anew.
     const memo = profileMemo(ctx.cache);
     const keyOf = (contract: Contract, units: readonly string[]) => membersKey({ pass: 'verify', contract, policy }, units.map((id) => index.get(id)!));
-    const keys = new Map(ir.clusters!.flatMap((c) => (byCluster.has(c.id) ? [[c.id, keyOf(byCluster.get(c.id)!, c.units)] as const] : [])));
-    const allKept = memo !== undefined && [...keys.values()].every((k) => memo.has(k));
+    const fitsFor = (contract: Contract) => (p: Profile) => p.cluster === contract.cluster && p.contract === contract.id;
+    // Whether every draft's profile is kept (a cluster whose units are not all in the library has
+    // none: it is verified below, where that fails for it alone).
+    const allKept =
+      memo !== undefined &&
+      ir.clusters!.every((c) => {
+        const contract = byCluster.get(c.id);
+        return !contract || (c.units.every((id) => index.has(id)) && memo.has(keyOf(contract, c.units), fitsFor(contract)));
+      });
     const scan = byCluster.size > 0 && !allKept ? await makeScan() : () => [];
     const profiles: Profile[] = [];
     const zero = { coverage: 0, coverageMin: 0, binding: 0, replacement: 0, risk: 0 };
@@ -50,7 +57,7 @@ export const verifyPass: Pass = {
       } else {
         try {
           const verify = () => verifyDraft(contract, cluster.units.map((id) => index.get(id)!), scan, policy);
-          profiles.push(memo ? memo.through(keys.get(cluster.id)!, verify) : verify());
+          profiles.push(memo ? memo.through(keyOf(contract, cluster.units), verify, fitsFor(contract)) : verify());
         } catch (err) {
           profiles.push(unusable(cluster.id, contract, `verifying it failed (${err instanceof Error ? err.message : String(err)})`));
         }

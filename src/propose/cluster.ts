@@ -47,28 +47,24 @@ export function singleLinkage(vectors: readonly SparseVector[], blocks: readonly
   const topK = opts.topK ?? 8;
   const window = opts.window ?? 32;
   // Postings per (block, term), in item order. A (block, term) pair gets a small number on first
-  // sight, and each item keeps the numbers of its top terms' lists (string keys cost more than
-  // the comparisons on large libraries).
-  const blockIds = new Map<string, number>();
-  const listIds = new Map<number, number>();
+  // sight (a map of terms per block), and each item keeps the numbers of its top terms' lists
+  // (string keys cost more than the comparisons on large libraries).
+  const listIdsOf = new Map<string, Map<number, number>>();
   const postings: number[][] = [];
   const tops: number[][] = [];
-  let maxTerm = 0;
-  for (const v of vectors) for (const t of v.terms) if (t > maxTerm) maxTerm = t;
   for (let i = 0; i < n; i++) {
     const block = blocks[i];
     if (block === null || block === undefined) {
       tops.push([]);
       continue;
     }
-    let b = blockIds.get(block);
-    if (b === undefined) blockIds.set(block, (b = blockIds.size));
+    let listIds = listIdsOf.get(block);
+    if (!listIds) listIdsOf.set(block, (listIds = new Map()));
     const lists: number[] = [];
     for (const t of topTerms(vectors[i]!, topK)) {
-      const key = b * (maxTerm + 1) + t;
-      let id = listIds.get(key);
+      let id = listIds.get(t);
       if (id === undefined) {
-        listIds.set(key, (id = postings.length));
+        listIds.set(t, (id = postings.length));
         postings.push([]);
       }
       postings[id]!.push(i);

@@ -67,3 +67,18 @@ export function validateItemAgainst(name: SchemaName, key: string, index: number
   if (!(v(item) as boolean)) return { valid: false, errors: (v.errors ?? []).slice(0, 20).map((e) => `/${key}/${index}${formatError(e)}`) };
   return { valid: true, errors: [] };
 }
+
+const partValidators = new Map<string, ValidateFunction>();
+
+/** Whether `data` is valid against the part of schema `name` at JSON pointer `pointer` (`/properties/x`). */
+export function isValidPart(name: SchemaName, pointer: string, data: unknown): boolean {
+  let v = partValidators.get(`${name}#${pointer}`);
+  if (!v) {
+    validator(name);
+    const schema = JSON.parse(fs.readFileSync(schemaPath(name), 'utf8')) as { $id: string };
+    v = ajv!.getSchema(`${schema.$id}#${pointer}`);
+    if (!v) throw new Error(`internal: schemas/${name}.schema.json has nothing at ${pointer}`);
+    partValidators.set(`${name}#${pointer}`, v);
+  }
+  return v(data) as boolean;
+}

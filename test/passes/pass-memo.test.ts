@@ -16,8 +16,9 @@ import { PASSES } from '../../src/passes/registry.js';
 import { CacheStore } from '../../src/cache/store.js';
 import { unitIndex } from '../../src/passes/extract.js';
 import { draftInputOf, extractContract } from '../../src/extract/contract.js';
-import { candidateKeys, candidateMemo, draftMemo, isCandidateOutcome, isDraft, isProfile, isBodyKeys, isPassageDraft, membersKey, parentKey, passageMemo, profileMemo } from '../../src/passes/pass-memo.js';
+import { BODY_KEYS_MEMO, CANDIDATE_MEMO, DRAFT_MEMO, PASSAGE_GROUP_MEMO, PROFILE_MEMO, candidateKeys, candidateMemo, draftMemo, isKeptOutcome, isDraft, isProfile, isBodyKeys, isPassageDraft, membersKey, parentKey, passageMemo, profileMemo } from '../../src/passes/pass-memo.js';
 import { decodeValue, encodeValue } from '../../src/cache/codec.js';
+import { MemoTable } from '../../src/cache/memo.js';
 import type { BuildIR } from '../../src/ir/types.js';
 import { bodyKeysOf, detectPassages, type BodyKey, type PassageDraft, type PassageMemo } from '../../src/passages/detect.js';
 import { actionLineTexts, actionLines } from '../../src/extract/action-lines.js';
@@ -39,7 +40,8 @@ function tempCache(): CacheStore {
 }
 
 /** The IR a later pass would see from these fields, as JSON (the cache's own entries aside). */
-const results = (ir: BuildIR) => JSON.stringify({ clusters: ir.clusters, contracts: ir.contracts, failures: ir.extractionFailures, profiles: ir.profiles, callSites: ir.callSites, dropped: ir.droppedCallSites, rewrites: ir.rewrites });
+const results = (ir: BuildIR) =>
+  JSON.stringify({ copies: ir.copies, passages: ir.passages, clusters: ir.clusters, contracts: ir.contracts, failures: ir.extractionFailures, profiles: ir.profiles, callSites: ir.callSites, dropped: ir.droppedCallSites, rewrites: ir.rewrites, passageUse: ir.passageUse });
 
 describe.each(['never-rewrite', 'cli-automation'])('pass memo on test/fixtures/%s', (fixture) => {
   const library = path.resolve('test/fixtures', fixture);
@@ -69,7 +71,7 @@ describe.each(['never-rewrite', 'cli-automation'])('pass memo on test/fixtures/%
     const passages = passageMemo(cache)!.memo;
     const copies = new Set((cold.copies ?? []).map((c) => c.copy));
     for (const p of cold.parents!) {
-      if (p.bounded || p.malicious || copies.has(p.path)) continue;
+      if (p.bounded || p.malicious || copies.has(p.path) || p.encoding === 'utf-8-invalid') continue;
       expect(passages.bodyKeys(p, () => { throw new Error(`${p.path}: body keys not kept`); })).toEqual(bodyKeysOf(p));
     }
 
@@ -81,6 +83,7 @@ describe.each(['never-rewrite', 'cli-automation'])('pass memo on test/fixtures/%
     const ir = await build(library);
     const stored = (v: unknown) => decodeValue(encodeValue(v));
     for (const c of ir.contracts!) expect(isDraft(stored({ ...c, id: '' }))).toBe(true);
+    expect(isDraft(stored(ir.contracts![0]))).toBe(false);
     for (const f of ir.extractionFailures!) expect(isDraft(stored(f))).toBe(true);
     for (const p of ir.profiles!) expect(isProfile(stored(p))).toBe(true);
     const contract = ir.contracts![0]!;
@@ -88,17 +91,27 @@ describe.each(['never-rewrite', 'cli-automation'])('pass memo on test/fixtures/%
     const profile = ir.profiles![0]!;
     for (const bad of [{ ...profile, decision: 'maybe' }, { ...profile, score: '1' }, { ...profile, evidence: null }]) expect(isProfile(bad)).toBe(false);
     const actions = [{ template: 'go to {x}', line: 3, text: 'go to desk 1' }];
-    const matched = [{ template: { template: 'go to {x}' }, line: 3, text: 'go to desk 1', values: { x: 'desk 1' } }];
+    const matched = [{ template: 0, line: 3, text: 'go to desk 1', values: { x: 'desk 1' } }];
     const good = { detection: { ok: true, matched }, deterministic: { ok: true, bindings: { x: 'desk 1' }, actions } };
-    expect(isCandidateOutcome(good)).toBe(true);
-    expect(isCandidateOutcome({ detection: { ok: false, stage: 'detect', reason: 'no line', matched: 0 } })).toBe(true);
+    expect(isKeptOutcome(good)).toBe(true);
+    expect(isKeptOutcome({ detection: { ok: false, stage: 'detect', reason: 'no line', matched: 0 } })).toBe(true);
     for (const bad of [
       { detection: { ok: true, matched } },
       { ...good, deterministic: { ok: true, bindings: { x: 1 }, actions } },
+      { ...good, deterministic: { ok: true, bindings: { x: 'desk 1' }, actions: [] } },
+      { ...good, detection: { ok: true, matched: [] } },
       { ...good, detection: { ok: true, matched: [{ ...matched[0], line: '3' }] } },
+      { ...good, detection: { ok: true, matched: [{ ...matched[0], template: -1 }] } },
+      { ...good, detection: { ok: true, matched: [{ ...matched[0], template: { template: 'go to {x}' } }] } },
       { detection: { ok: false, stage: 'bind', reason: 'x', matched: 0 } },
       { detection: { ok: false, stage: 'detect', reason: 'x', matched: 0 }, deterministic: good.deterministic },
-    ]) expect(isCandidateOutcome(bad)).toBe(false);
+    ]) expect(isKeptOutcome(bad)).toBe(false);
+    // Drafts and profiles are checked against the schemas of what they become.
+    expect(isDraft({ ...contract, id: '', templates: contract.templates.map(({ slots: _s, ...t }) => t) })).toBe(false);
+    expect(isDraft({ ...contract, id: '', trigger: '' })).toBe(false);
+    expect(isDraft({ cluster: 'c-1', reason: 'x', extra: 1 })).toBe(false);
+    expect(isProfile({ ...profile, scores: {} })).toBe(false);
+    expect(isProfile({ ...profile, firstFailed: 'bogus' })).toBe(false);
   });
 });
 
@@ -201,5 +214,59 @@ describe('action line texts', () => {
         }
       expect(lines).toBeGreaterThan(10);
     }
+  });
+});
+
+describe.each(['passages', 'cli-automation'])('forged memo entries on test/fixtures/%s', (fixture) => {
+  it('are refused or found out: a build over entries of the right shape but for other inputs gives the cold results', async () => {
+    const library = path.resolve('test/fixtures', fixture);
+    const cold = await build(library);
+    const cache = tempCache();
+    await build(library, cache);
+    const index = unitIndex(cold.parents!);
+    // Entries with a valid shape and a correct store hash, holding what another input would give.
+    const drafts = MemoTable.load(cache, DRAFT_MEMO, isDraft);
+    const clusters = cold.clusters!;
+    clusters.forEach((c, i) => {
+      const other = clusters[(i + 1) % clusters.length]!;
+      const draft = extractContract(draftInputOf(other), other.units.map((id) => index.get(id)!));
+      drafts.put(membersKey({ pass: 'extract', cluster: draftInputOf(c) }, c.units.map((id) => index.get(id)!)), draft);
+    });
+    drafts.save();
+    const profiles = MemoTable.load(cache, PROFILE_MEMO, isProfile);
+    const byCluster = new Map(cold.contracts!.map((c) => [c.cluster, c]));
+    for (const c of clusters) {
+      const contract = byCluster.get(c.id);
+      const profile = cold.profiles!.find((p) => p.cluster !== c.id && p.contract !== null);
+      if (contract && profile) profiles.put(membersKey({ pass: 'verify', contract, policy: cold.policy }, c.units.map((id) => index.get(id)!)), profile);
+    }
+    profiles.save();
+    const candidates = MemoTable.load(cache, CANDIDATE_MEMO, isKeptOutcome);
+    for (const cs of cold.callSites!) {
+      const contract = cold.contracts!.find((c) => c.id === cs.contract)!;
+      candidates.put(candidateKeys(contract)(index.get(cs.unit)!), { detection: { ok: true, matched: [{ template: contract.templates.length, line: 1, text: 'x', values: {} }] }, deterministic: { ok: true, bindings: {}, actions: [{ template: 'x', line: 1, text: 'x' }] } });
+    }
+    candidates.save();
+    // Body keys: a parent outside a passage claims its hashes for one of its own bodies (so that
+    // it groups with the passage's members), and another names a unit it does not have.
+    const bodies = MemoTable.load(cache, BODY_KEYS_MEMO, isBodyKeys);
+    const eligible = cold.parents!.filter((p) => !p.bounded && !p.malicious && p.encoding !== 'utf-8-invalid' && bodyKeysOf(p).length > 0);
+    const passage = cold.passages![0];
+    if (passage) {
+      const member = passage.members[0]!;
+      const owner = cold.parents!.find((p) => p.path === member.parent)!;
+      const claimed = bodyKeysOf(owner).find((k) => owner.units[k.unit]!.id === member.unit)!;
+      const outsider = eligible.find((p) => !passage.members.some((m) => m.parent === p.path))!;
+      bodies.put(parentKey(outsider), bodyKeysOf(outsider).map((k, i) => (i === 0 ? { ...k, exact: claimed.exact, masked: claimed.masked } : k)));
+    }
+    const last = eligible.at(-1)!;
+    bodies.put(parentKey(last), [{ unit: last.units.length + 5, exact: 'x', masked: 'y' }]);
+    bodies.save();
+    const groups = MemoTable.load(cache, PASSAGE_GROUP_MEMO, isPassageDraft);
+    groups.save();
+
+    expect(results(await build(library, cache))).toBe(results(cold));
+    expect(cold.clusters!.length + cold.callSites!.length).toBeGreaterThan(0);
+    if (fixture === 'passages') expect(cold.passages!.length).toBeGreaterThan(0);
   });
 });
