@@ -22,9 +22,9 @@ export const SHELL_LANGS: ReadonlySet<string> = new Set(['bash', 'sh', 'shell', 
 const MAX_LINE_CHARS = 240;
 
 export function actionLines(unit: Unit): ActionLine[] {
-  return linesOf(unit).map((l) => {
-    const { tokens, spaced } = l.source === 'code' && !l.shell ? tokenizeCode(l.text) : tokenizeLine(l.text);
-    return { unit: l.unit, source: l.source, shell: l.shell, text: l.text, tokens, spaced, line: l.line };
+  return linesOf(unit, (source, shell, text, line) => {
+    const { tokens, spaced } = source === 'code' && !shell ? tokenizeCode(text) : tokenizeLine(text);
+    return { unit: unit.id, source, shell, text, tokens, spaced, line };
   });
 }
 
@@ -33,16 +33,17 @@ export type ActionLineText = Omit<ActionLine, 'tokens' | 'spaced'>;
 
 /** The unit's action lines, not tokenised (tokenising is most of the cost of actionLines). */
 export function actionLineTexts(unit: Unit): ActionLineText[] {
-  return linesOf(unit);
+  return linesOf(unit, (source, shell, text, line) => ({ unit: unit.id, source, shell, text, line }));
 }
 
-function linesOf(unit: Unit): ActionLineText[] {
-  const out: ActionLineText[] = [];
+/** The unit's action lines, each made by `make` from its source, shell flag, collapsed text and line. */
+function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: boolean, text: string, line: number) => T): T[] {
+  const out: T[] = [];
   const push = (source: ActionLine['source'], text: string, line: number, shell = false) => {
     const t = text.replace(/\s+/g, ' ').trim();
     // Markup and punctuation lines (`</plugin>`, `});`) carry no action.
     if (t.length < 2 || t.length > MAX_LINE_CHARS || !/[A-Za-z0-9_]{2}/.test(t.replace(/<\/?[\w.-]+>/g, ''))) return;
-    out.push({ unit: unit.id, source, shell, text: t, line });
+    out.push(make(source, shell, t, line));
   };
   for (const block of unit.codeBlocks) {
     const shell = SHELL_LANGS.has((block.lang ?? '').toLowerCase());

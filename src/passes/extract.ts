@@ -36,7 +36,7 @@ export const extractPass: Pass = {
           const input = draftInputOf(c);
           return memo.through(membersKey({ pass: 'extract', cluster: input }, ms), () => extractContract(input, ms), (v) => v.cluster === input.id);
         }
-      : (c: Cluster, ms: readonly MemberUnit[]) => extractContract(draftInputOf(c), ms);
+      : undefined;
     const { clusters, drafts: first } = mergeSameTemplates(
       ir.clusters!,
       index,

@@ -104,7 +104,7 @@ export function isKeptOutcome(v: unknown): v is KeptOutcome {
 /** The outcome as kept, or null if a matched line's template is not one of the contract's (then it is not kept). */
 export function keptOutcome(o: CandidateOutcome, contract: Contract): KeptOutcome | null {
   if (!o.detection.ok) return { detection: o.detection };
-  const matched = o.detection.matched.map(({ template, ...rest }) => ({ ...rest, template: contract.templates.indexOf(template) }));
+  const matched = o.detection.matched.map((m) => ({ template: contract.templates.indexOf(m.template), line: m.line, text: m.text, values: m.values }));
   return matched.some((m) => m.template < 0) ? null : { detection: { ok: true, matched }, deterministic: o.deterministic! };
 }
 
@@ -112,7 +112,8 @@ export function keptOutcome(o: CandidateOutcome, contract: Contract): KeptOutcom
 export function restoredOutcome(k: KeptOutcome, contract: Contract): CandidateOutcome | null {
   if (!k.detection.ok) return { detection: k.detection };
   if (k.detection.matched.some((m) => m.template >= contract.templates.length)) return null;
-  return { detection: { ok: true, matched: k.detection.matched.map((m) => ({ ...m, template: contract.templates[m.template]! })) }, deterministic: k.deterministic! };
+  // In the order detectUnit makes them (template, line, text, values).
+  return { detection: { ok: true, matched: k.detection.matched.map((m) => ({ template: contract.templates[m.template]!, line: m.line, text: m.text, values: m.values })) }, deterministic: k.deterministic! };
 }
 
 /** Keys of one contract's candidates: the contract's stable JSON is hashed once, not per candidate. */

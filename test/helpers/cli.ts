@@ -1,6 +1,7 @@
 /** Runs the compiled CLI (build/, made by `npm test` before vitest) as a user would. */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { afterAll } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,8 +28,11 @@ function withOwnCache(args: readonly string[]): readonly string[] {
 
 let cacheRoot: string | undefined;
 let cacheRuns = 0;
-process.on('exit', () => {
+// Per test file (each imports its own copy of this module); a worker's 'exit' event does not come
+// when the test runner ends it, which left these folders behind.
+afterAll(() => {
   if (cacheRoot) fs.rmSync(cacheRoot, { recursive: true, force: true });
+  cacheRoot = undefined;
 });
 
 export function skillc(rawArgs: readonly string[], cwd = ROOT): CliResult {

@@ -4,9 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 
+const made: string[] = [];
+// Registered when a test file imports this module (each file has its own copy of it): an afterAll
+// registered from inside a running test, where many scratch folders are made, never ran.
+afterAll(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 export function scratchDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `skillc-${prefix}-`));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  made.push(dir);
   return dir;
 }
 

@@ -16,12 +16,13 @@ import { PASSES } from '../../src/passes/registry.js';
 import { CacheStore } from '../../src/cache/store.js';
 import { unitIndex } from '../../src/passes/extract.js';
 import { draftInputOf, extractContract } from '../../src/extract/contract.js';
-import { BODY_KEYS_MEMO, CANDIDATE_MEMO, DRAFT_MEMO, PASSAGE_GROUP_MEMO, PROFILE_MEMO, candidateKeys, candidateMemo, draftMemo, isKeptOutcome, isDraft, isProfile, isBodyKeys, isPassageDraft, membersKey, parentKey, passageMemo, profileMemo } from '../../src/passes/pass-memo.js';
+import { keptOutcome, restoredOutcome, BODY_KEYS_MEMO, CANDIDATE_MEMO, DRAFT_MEMO, PASSAGE_GROUP_MEMO, PROFILE_MEMO, candidateKeys, candidateMemo, draftMemo, isKeptOutcome, isDraft, isProfile, isBodyKeys, isPassageDraft, membersKey, parentKey, passageMemo, profileMemo } from '../../src/passes/pass-memo.js';
 import { decodeValue, encodeValue } from '../../src/cache/codec.js';
 import { MemoTable } from '../../src/cache/memo.js';
 import type { BuildIR } from '../../src/ir/types.js';
 import { bodyKeysOf, detectPassages, type BodyKey, type PassageDraft, type PassageMemo } from '../../src/passages/detect.js';
 import { actionLineTexts, actionLines } from '../../src/extract/action-lines.js';
+import { alignedBindings, checkBindings, detectUnit } from '../../src/bind/call-site.js';
 import { parentOf } from '../helpers/skill.js';
 
 const dirs: string[] = [];
@@ -77,6 +78,26 @@ describe.each(['never-rewrite', 'cli-automation'])('pass memo on test/fixtures/%
 
     // Read back: the same results, now without computing them.
     expect(results(await build(library, cache))).toBe(results(cold));
+  });
+
+  it('keeps a candidate outcome by template index and gives it back as it was, key order included', async () => {
+    const ir = await build(library);
+    const index = unitIndex(ir.parents!);
+    let n = 0;
+    for (const cs of ir.callSites!) {
+      const contract = ir.contracts!.find((c) => c.id === cs.contract)!;
+      const { unit, parent } = index.get(cs.unit)!;
+      const detection = detectUnit(contract, parent, unit, actionLines(unit));
+      if (!detection.ok) continue;
+      const outcome = { detection, deterministic: checkBindings(contract, unit, detection.matched, alignedBindings(detection.matched)) };
+      const kept = keptOutcome(outcome, contract)!;
+      expect(isKeptOutcome(decodeValue(encodeValue(kept)))).toBe(true);
+      const back = restoredOutcome(decodeValue(encodeValue(kept)) as typeof kept, contract)!;
+      expect(JSON.stringify(back)).toBe(JSON.stringify(outcome));
+      expect(back.detection.ok && back.detection.matched.every((m) => contract.templates.includes(m.template))).toBe(true);
+      n++;
+    }
+    expect(n).toBeGreaterThan(0);
   });
 
   it('accepts every real result in its stored form and refuses broken ones', async () => {
