@@ -51,27 +51,10 @@ function formatError(e: ErrorObject): string {
   return `${e.instancePath || '/'} ${e.message ?? e.keyword}`;
 }
 
-/** Checks each element of the top-level array `key` against that property's `items` schema. */
-const itemValidators = new Map<string, ValidateFunction>();
-
-/** One element of the top-level array `key` of a document of schema `name` (at `index`, for messages). */
-export function validateItemAgainst(name: SchemaName, key: string, index: number, item: unknown): SchemaCheck {
-  let v = itemValidators.get(`${name}#${key}`);
-  if (!v) {
-    validator(name);
-    const schema = JSON.parse(fs.readFileSync(schemaPath(name), 'utf8')) as { $id: string };
-    v = ajv!.getSchema(`${schema.$id}#/properties/${key}/items`);
-    if (!v) throw new Error(`internal: schemas/${name}.schema.json has no items schema for ${key}`);
-    itemValidators.set(`${name}#${key}`, v);
-  }
-  if (!(v(item) as boolean)) return { valid: false, errors: (v.errors ?? []).slice(0, 20).map((e) => `/${key}/${index}${formatError(e)}`) };
-  return { valid: true, errors: [] };
-}
-
+/** Validators of parts of a schema, by schema name and JSON pointer. */
 const partValidators = new Map<string, ValidateFunction>();
 
-/** Whether `data` is valid against the part of schema `name` at JSON pointer `pointer` (`/properties/x`). */
-export function isValidPart(name: SchemaName, pointer: string, data: unknown): boolean {
+function partValidator(name: SchemaName, pointer: string): ValidateFunction {
   let v = partValidators.get(`${name}#${pointer}`);
   if (!v) {
     validator(name);
@@ -80,5 +63,17 @@ export function isValidPart(name: SchemaName, pointer: string, data: unknown): b
     if (!v) throw new Error(`internal: schemas/${name}.schema.json has nothing at ${pointer}`);
     partValidators.set(`${name}#${pointer}`, v);
   }
-  return v(data) as boolean;
+  return v;
+}
+
+/** One element of the top-level array `key` of a document of schema `name` (at `index`, for messages). */
+export function validateItemAgainst(name: SchemaName, key: string, index: number, item: unknown): SchemaCheck {
+  const v = partValidator(name, `/properties/${key}/items`);
+  if (!(v(item) as boolean)) return { valid: false, errors: (v.errors ?? []).slice(0, 20).map((e) => `/${key}/${index}${formatError(e)}`) };
+  return { valid: true, errors: [] };
+}
+
+/** Whether `data` is valid against the part of schema `name` at JSON pointer `pointer` (`/properties/x`, or `` for all of it). */
+export function isValidPart(name: SchemaName, pointer: string, data: unknown): boolean {
+  return partValidator(name, pointer)(data) as boolean;
 }

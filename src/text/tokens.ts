@@ -33,14 +33,14 @@ export function stem(word: string): string {
   return s;
 }
 
+const WORD = /[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[a-z]+|[0-9]+/g;
+
 /** Raw lower-case word pieces, camelCase and snake_case split, digits kept as their own tokens. */
 export function words(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(WORD)) out.push(m[0].toLowerCase());
   return out;
 }
-
-const WORD = /[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[a-z]+|[0-9]+/g;
 
 /** The words of `text` as `words` gives them, one at a time: a caller that stops early reads no further. */
 export function* eachWord(text: string): Generator<string> {
