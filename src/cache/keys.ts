@@ -108,6 +108,15 @@ export function parentInputs(p: Parent): unknown[] {
   return [p.path, p.file, p.sha256, p.bytes, p.mode ?? null, [...p.scripts, ...p.references, ...p.assets].map(fileIdentity)];
 }
 
+const parentKeys = new WeakMap<Parent, string>();
+
+/** The SHA-256 of a parent's parse inputs (parentInputs), taken once per parent object. */
+export function parentKey(p: Parent): string {
+  let k = parentKeys.get(p);
+  if (k === undefined) parentKeys.set(p, (k = createHash('sha256').update(stableStringify(parentInputs(p), 0)).digest('hex')));
+  return k;
+}
+
 /** The key of a value: the code fingerprint, a namespace and the value's inputs as stable JSON. */
 export function cacheKeyOf(namespace: string, inputs: unknown): string {
   return createHash('sha256').update(codeFingerprint()).update('\0').update(namespace).update('\0').update(stableStringify(inputs, 0)).digest('hex');

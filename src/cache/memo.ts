@@ -32,33 +32,36 @@ export class MemoTable<V> {
     return new MemoTable(store, entryKey, known, accept);
   }
 
+  /** The last build's value for `key` if it has the right shape and `fits` takes it. */
+  private kept(key: string, fits: (v: V) => boolean): V | undefined {
+    const old = this.known.get(key);
+    return old !== undefined && this.accept(old) && fits(old) ? old : undefined;
+  }
+
   /** Whether `through(key, …, fits)` would answer without computing. */
   has(key: string, fits: (v: V) => boolean = () => true): boolean {
-    if (this.used.has(key)) return true;
-    const old = this.known.get(key);
-    return old !== undefined && this.accept(old) && fits(old);
+    return this.used.has(key) || this.kept(key, fits) !== undefined;
   }
 
   /**
-   * The value for `key`, computed by `compute` unless the table has it. `fits` checks a kept value
-   * against what the caller knows of it (the cluster it names, say): one that does not fit is
-   * computed again, like one of the wrong shape.
+   * The value this build has for `key`, or the last build's if it has the right shape and fits
+   * (it is then kept for the next build too). `fits` checks a kept value against what the caller
+   * knows of it (the cluster it names, say): one that does not fit is not given out.
    */
-  through(key: string, compute: () => V, fits: (v: V) => boolean = () => true): V {
-    let v = this.used.get(key);
-    if (v !== undefined) return v;
-    const old = this.known.get(key);
-    v = old !== undefined && this.accept(old) && fits(old) ? old : compute();
-    this.used.set(key, v);
+  get(key: string, fits: (v: V) => boolean = () => true): V | undefined {
+    if (this.used.has(key)) return this.used.get(key);
+    const v = this.kept(key, fits);
+    if (v !== undefined) this.used.set(key, v);
     return v;
   }
 
-  /** The kept value for `key` if it has the right shape and fits; it is then kept for the next build too. */
-  get(key: string, fits: (v: V) => boolean = () => true): V | undefined {
-    const v = this.used.get(key) ?? this.known.get(key);
-    if (v === undefined || !this.accept(v) || !fits(v)) return undefined;
-    this.used.set(key, v);
-    return v;
+  /** The value for `key` (see get), computed by `compute` unless the table has it. */
+  through(key: string, compute: () => V, fits: (v: V) => boolean = () => true): V {
+    const v = this.get(key, fits);
+    if (v !== undefined) return v;
+    const computed = compute();
+    this.used.set(key, computed);
+    return computed;
   }
 
   /** Keeps a value the caller computed, for the next build. */

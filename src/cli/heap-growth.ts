@@ -8,8 +8,8 @@
  * scales with the library where a fixed --max-old-space-size would run a large one out of memory.
  *
  * The flag is read at every collection, so setting it once the process runs takes effect (it is
- * for this process; the parse processes, whose heaps are short-lived, keep their own). SKILLC_HEAP_GROWING_PERCENT overrides it; 0 restores
- * V8's own choice.
+ * for this process; the parse processes, whose heaps are short-lived, keep their own).
+ * SKILLC_HEAP_GROWING_PERCENT overrides it; 0 restores V8's own choice.
  */
 import v8 from 'node:v8';
 

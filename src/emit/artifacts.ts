@@ -8,8 +8,7 @@ import type { Diagnostic } from '../ir/diagnostics.js';
 import { jsonArtifact as json, jsonArtifactByItem, type Artifact, type ItemMemo } from './json-artifact.js';
 import type { CacheStore } from '../cache/store.js';
 import { keptValues } from '../cache/kept.js';
-import { stableStringify } from '../util/stable-json.js';
-import { cacheKeyOf, parentInputs } from '../cache/keys.js';
+import { cacheKeyOf, parentKey } from '../cache/keys.js';
 import type { RenderedLibrary } from './library.js';
 import { renderReportMarkdown, type BuildReport } from '../report/build-report.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
@@ -38,7 +37,7 @@ export function parentsDocument(ir: BuildIR): Readonly<Record<string, unknown>> 
  */
 function parentsContentKey(ir: BuildIR): string {
   return cacheKeyOf('parents.json', {
-    parents: (ir.parents ?? []).map(parentInputs),
+    parents: (ir.parents ?? []).map(parentKey),
     skipped: ir.source.skipped,
   });
 }
@@ -53,7 +52,7 @@ const PARENT_ITEM_NAMESPACE = 'parents-item';
 export function parentsItemMemo(cache: CacheStore): ItemMemo {
   const texts = keptValues(cache, PARENT_ITEM_NAMESPACE, (v): v is string => typeof v === 'string');
   return {
-    keyOf: (item) => stableStringify(parentInputs(item as Parent), 0),
+    keyOf: (item) => parentKey(item as Parent),
     get: (key) => texts.get(key),
     put: (key, text) => texts.put(key, text),
     // An object naming this parent's path and hash (parsing 60 MB back would cost what the memo saves).

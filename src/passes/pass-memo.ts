@@ -14,25 +14,16 @@
  * fingerprint in each memo table's entry key covers the extractor, the verifier, the binder, the
  * lexicon and the risk scanner. A value read back is used only if it has the shape of a result.
  */
-import type { Contract, ExtractionFailure, Parent, Profile } from '../ir/types.js';
+import type { Contract, ExtractionFailure, Profile } from '../ir/types.js';
 import type { MemberUnit } from '../extract/contract.js';
 import type { BindingCheck, Detection, MatchedLine } from '../bind/call-site.js';
 import { isValidPart } from '../schema/validate.js';
 import type { BodyKey, PassageDraft, PassageMemo } from '../passages/detect.js';
 import { MemoTable } from '../cache/memo.js';
 import type { CacheStore } from '../cache/store.js';
-import { parentInputs } from '../cache/keys.js';
+import { parentKey } from '../cache/keys.js';
 import { sha256 } from '../util/hash.js';
 import { stableStringify } from '../util/stable-json.js';
-
-const parentKeys = new WeakMap<Parent, string>();
-
-/** The SHA-256 of a parent's parse inputs, taken once per parent object. */
-export function parentKey(p: Parent): string {
-  let k = parentKeys.get(p);
-  if (k === undefined) parentKeys.set(p, (k = sha256(stableStringify(parentInputs(p), 0))));
-  return k;
-}
 
 /** The key of a result computed from `what` over `members`. */
 export function membersKey(what: unknown, members: readonly MemberUnit[]): string {

@@ -9,8 +9,8 @@
  * allocates fast, and V8's parallel and concurrent collectors then run helper threads for each
  * heap: on two cores, two parsing threads spent 1.5 times as long per skill as one alone. In
  * processes started with `--single-threaded-gc` the parse of the corpora took a sixth less time
- * (bench/parse-pool.ts, BENCHMARKS.md, issue 22), while the main process keeps its background collectors for
- * the passes that follow. Results come back over the IPC channel in V8's serialisation, the same
+ * (bench/parse-pool.ts, BENCHMARKS.md, issue 22), while the main process keeps its background
+ * collectors for the passes that follow. Results come back over the IPC channel in V8's serialisation, the same
  * format a thread's postMessage uses.
  */
 import { fork, type ChildProcess } from 'node:child_process';
