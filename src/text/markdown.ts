@@ -17,6 +17,7 @@ import type { Bullet, CodeBlock, InlineCode, Link, Unit } from '../ir/types.js';
 import { LineIndex } from './line-index.js';
 import { assessParseBudget, type ParseBound } from './parse-budget.js';
 import { scanUnits } from './block-scan.js';
+import { fastSplitUnits } from './fast-markdown.js';
 
 /** mdast-util-gfm-autolink-literal's transform: www., http(s)://, email, mailto: and xmpp: literals in text become links. */
 const autolinkLiterals = gfmAutolinkLiteralFromMarkdown().transforms![0]!;
@@ -110,6 +111,11 @@ export function unitsOfBody(parentPath: string, text: string, bodyStart: number,
   if (bounded) {
     const { units, unclosedFences, capped } = scanUnits(parentPath, text, bodyStart, lines);
     return { units, unclosedFences, bounded: capped ? { ...bounded, detail: `${bounded.detail}; ${capped}` } : bounded };
+  }
+  // markdown-it's fast path gives the same units for the documents it accepts (fast-markdown.ts).
+  if (options.gfm !== false) {
+    const fast = fastSplitUnits(parentPath, text, bodyStart, lines);
+    if (fast.ok) return { ...fast.split, bounded: null };
   }
   return { ...splitUnits(parentPath, text, bodyStart, parseMarkdown(text, options), lines), bounded: null };
 }
