@@ -34,7 +34,7 @@ import type Ruler from 'markdown-it/lib/ruler.mjs';
 import type { Bullet, CodeBlock, InlineCode, Link, Unit } from '../ir/types.js';
 import type { LineIndex } from './line-index.js';
 import { parseMarkdown, type SplitUnits } from './markdown.js';
-import type { Nodes, PhrasingContent, RootContent } from 'mdast';
+import type { Nodes, Paragraph, PhrasingContent } from 'mdast';
 
 export type FastSplit = { readonly ok: true; readonly split: SplitUnits } | { readonly ok: false; readonly reason: string };
 
@@ -453,16 +453,26 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
    * document's definitions (so references resolve as in the whole file), it must come back as one
    * paragraph spanning it; its phrasing then is remark's, literals and all.
    */
-  const remarkRead = new Set<Container>();
+  const remarkRead_ = new Set<Container>();
   const definitionsText = definitions.map((d) => `${d.str}\n\n`).join('');
-  function remarkPhrasing(content: string, tail: string): Container {
-    const doc = definitionsText + content + tail;
+  /** Reads inline contents with remark: one document of them all, after the definitions; null if they do not come back one paragraph each. */
+  function remarkRead(segments: readonly { content: string; tail: string }[]): Container[] | null {
+    const starts: number[] = [];
+    let doc = definitionsText;
+    for (const seg of segments) {
+      starts.push(doc.length);
+      doc += `${seg.content}${seg.tail}\n\n`;
+    }
     const tree = parseMarkdown(doc);
-    const last = tree.children[tree.children.length - 1];
-    const startsAt = definitionsText.length;
-    if (!last || last.type !== 'paragraph' || last.position?.start.offset !== startsAt || last.position?.end.offset !== doc.length) decline('literal-reparse');
-    if (tree.children.slice(0, -1).some((c) => c.type !== 'definition')) decline('literal-reparse');
-    const convert = (node: RootContent | PhrasingContent): Phrase => {
+    const defs = tree.children.length - segments.length;
+    if (defs < 0 || tree.children.slice(0, defs).some((c) => c.type !== 'definition')) return null;
+    const paragraphs = tree.children.slice(defs);
+    const ok = paragraphs.every((p, k) => p.type === 'paragraph' && p.position?.start.offset === starts[k] && p.position?.end.offset === starts[k]! + segments[k]!.content.length + segments[k]!.tail.length);
+    return ok ? paragraphs.map((p, k) => containerOf(p as Paragraph, starts[k]!, segments[k]!.content)) : null;
+  }
+
+  function containerOf(paragraph: Paragraph, startsAt: number, content: string): Container {
+    const convert = (node: PhrasingContent): Phrase => {
       const span = (n: { position?: { start: { offset?: number } } }): SourceSpan =>
         n.position?.start.offset === undefined ? { start: 0, end: 0, inline: true, src: content, absolute: 0 } : { start: n.position.start.offset - startsAt, end: 0, inline: true, src: content };
       switch (node.type) {
@@ -487,20 +497,24 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
         case 'footnoteReference':
           return { type: 'empty' };
         default:
-          return decline(`literal-reparse-${node.type}`);
+          return decline(`reparse-${(node as { type: string }).type}`);
       }
     };
-    const container: Container = { type: 'root', children: last.children.map(convert) };
     // The content was read with \n line endings; mdast keeps the file's own inside code and alt text.
     if (hasCR) {
-      const stack: Nodes[] = [...last.children];
+      const stack: Nodes[] = [...paragraph.children];
       for (let n = stack.pop(); n; n = stack.pop()) {
         if ((n.type === 'inlineCode' && n.value.includes('\n')) || (n.type === 'image' && (n.alt ?? '').includes('\n'))) decline('reparse-line-ending');
         if ('children' in n) stack.push(...(n.children as Nodes[]));
       }
     }
-    remarkRead.add(container);
+    const container: Container = { type: 'root', children: paragraph.children.map(convert) };
+    remarkRead_.add(container);
     return container;
+  }
+
+  function remarkPhrasing(content: string, tail: string): Container {
+    return remarkRead([{ content, tail }])?.[0] ?? decline('reparse');
   }
   const LITERAL = /@|www\.|https?:\/\/|mailto:|xmpp:/i;
   /**
@@ -514,28 +528,42 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     const last = srcLines[t.map![1] - 1]!;
     paragraphTails.set(t, last.slice(last.trimEnd().length));
     // markdown-it also trims Unicode spaces micromark reads as text; at the start that would shift offsets.
-    const first = srcLines[t.map![0]]!;
-    const at = first.length - (t.content.split('\n', 1)[0]!.length);
+    const single = t.map![1] - t.map![0] === 1;
+    const first = single ? srcLines[t.map![0]]!.trimEnd() : srcLines[t.map![0]]!;
+    const at = first.length - t.content.split('\n', 1)[0]!.length;
     if (at > 0 && /[^ \t>]/.test(first[at - 1]!) && /\s/.test(first[at - 1]!)) decline('leading-unicode-space');
   }
-  const phrasingOf = (content: string, children: readonly Token[], tail = ''): Container => {
+  /** markdown-it's phrasing of an inline content, or null where remark must read it. */
+  const ownPhrasing = (content: string, children: readonly Token[]): Container | null => {
     // Tested on the raw content: markdown-it splits text at escapes, and a literal can straddle them.
-    if (LITERAL.test(content)) return remarkPhrasing(content, tail);
+    if (LITERAL.test(content)) return null;
     try {
       checkContent(content);
       return phrasing(children);
     } catch (err) {
-      if (err instanceof InlineDoubt) return remarkPhrasing(content, tail);
+      if (err instanceof InlineDoubt) return null;
       throw err;
     }
   };
+  const phrasingOf = (content: string, children: readonly Token[], tail = ''): Container => ownPhrasing(content, children) ?? remarkPhrasing(content, tail);
 
+  // Every inline content's phrasing up front, so that those remark must read go to it in one parse
+  // (a parse per paragraph cost more than all the rest of the fast path).
   const trees = new Map<Token, Container>();
-  const treeOf = (t: Token) => {
-    let tree = trees.get(t);
-    if (!tree) trees.set(t, (tree = phrasingOf(t.content, t.children ?? [], paragraphTails.get(t) ?? '')));
-    return tree;
-  };
+  const toRemark: Token[] = [];
+  for (const t of tokens) {
+    if (t.type !== 'inline') continue;
+    const own = ownPhrasing(t.content, t.children ?? []);
+    if (own) trees.set(t, own);
+    else toRemark.push(t);
+  }
+  if (toRemark.length) {
+    const segments = toRemark.map((t) => ({ content: t.content, tail: paragraphTails.get(t) ?? '' }));
+    // Together if they come back one paragraph each, else one by one (the same test, so the same answer).
+    const read = remarkRead(segments) ?? segments.map((seg) => remarkPhrasing(seg.content, seg.tail));
+    toRemark.forEach((t, k) => trees.set(t, read[k]!));
+  }
+  const treeOf = (t: Token) => trees.get(t)!;
   /** Cells beyond the header's count: markdown-it drops them, mdast keeps them. */
   const extraCells = new Map<Token, { tree: Container; map: OffsetMap }[]>();
   const cellMaps = new Map<Token, OffsetMap>();
@@ -569,6 +597,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
   const markerFrom = new Map<number, number>();
   // Table cells carry no line map: they belong to the unit of the last token that does.
   let into = features[0]!;
+  let quoteDepth = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.map) into = unitAt(lineStarts[t.map[0]]!);
@@ -578,6 +607,10 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
         break;
       case 'blockquote_open':
         if (tokens[i + 1]!.type === 'blockquote_close') decline('empty-quote');
+        quoteDepth++;
+        break;
+      case 'blockquote_close':
+        quoteDepth--;
         break;
       case 'table_open': {
         const [first, after] = t.map!;
@@ -642,6 +675,8 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
       case 'ordered_list_open': {
         const start = Number(t.attrGet('start') ?? 1);
         if (t.type === 'ordered_list_open' && start !== 1 && t.map![0] > 0 && srcLines[t.map![0] - 1]!.trim() !== '') decline('list-start-interrupts');
+        // micromark ends a list that the next quote line closes after that line's prefix.
+        if (quoteDepth > 0 && t.map![1] < srcLines.length && !/^[ \t>]*$/.test(srcLines[t.map![1]]!)) decline('list-closed-in-quote');
         lists.push({ ordered: t.type === 'ordered_list_open', start, k: 0 });
         break;
       }
@@ -720,7 +755,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     let checked: boolean | null = null;
     if (firstParagraph) {
       const m = /^\[([ \t\n]|[xX])\](?:\n|[ \t]+[\s\S])/.exec(firstParagraph.token.content);
-      if (m && remarkRead.has(firstParagraph.tree)) decline('task-item-reparse');
+      if (m && remarkRead_.has(firstParagraph.tree)) decline('task-item-reparse');
       const first = firstParagraph.tree.children[0];
       if (m && first?.type === 'text' && first.value.startsWith(m[0].slice(0, 3))) {
         checked = m[1] === 'x' || m[1] === 'X';
