@@ -176,6 +176,8 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
   const body = text.slice(bodyStart);
   if (body.includes('\0')) decline('nul');
   if (body.includes('[^')) decline('footnote');
+  // markdown-it decodes numeric character references otherwise than micromark (digit limits, invalid code points).
+  if (body.includes('&#')) decline('numeric-reference');
   if (/(?:^|[\r\n])[ \t>]*>[ \t>]*$/.test(body)) decline('eof-quote-line');
   const hasCR = body.includes('\r');
   const src = hasCR ? body.replace(/\r\n?/g, '\n') : body;
@@ -325,6 +327,16 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
   }
 
   function checkContent(content: string): void {
+    // With definitions, a failed inline link or image may become a reference in one parser and not
+    // the other, and labels are folded differently (Unicode spaces): remark reads such content.
+    if (definitions.length > 0 && content.includes('[')) doubt('brackets-with-definitions');
+    // markdown-it stops nesting at 20 levels.
+    let depth = 0;
+    for (const ch of content) {
+      if (ch === '[') {
+        if (++depth >= 16) doubt('deep-brackets');
+      } else if (ch === ']' && depth > 0) depth--;
+    }
     if (/\*\*\*|___|~~~/.test(content)) doubt('delimiter-run');
     if (content.includes('~')) {
       const singles = [...content.matchAll(/(?<!~)~(?!~)/g)];
@@ -402,9 +414,9 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     for (const [k, c] of children.entries()) {
       if (c.type === 'text') checkLeftovers(children, k);
       if (c.type === 'text' || c.type === 'text_special' || c.type === 'code_inline') s += c.content;
+      else if (c.type === 'softbreak' && hasCR) doubt('alt-line-ending');
       else if (c.type === 'softbreak') s += '\n';
       else if (c.type === 'image') s += plainOfTokens(c.children ?? []);
-      else if (c.type === 'softbreak' && hasCR) doubt('alt-line-ending');
       else if (c.type === 'html_inline') doubt('html-inline');
     }
     return s;
@@ -525,6 +537,10 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
   for (let i = 1; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.type !== 'inline' || tokens[i - 1]!.type !== 'paragraph_open') continue;
+    // micromark may read a definition where markdown-it did not (a destination nested past its limit).
+    if (/^\[(?:[^\\\]]|\\.)*\]:/.test(t.content)) decline('definition-like-paragraph');
+    // A lazy line that is an HTML tag ends micromark's container; markdown-it keeps it as text.
+    if (tokens[i - 1]!.level > 0 && /\n[ \t]*</.test(t.content)) decline('html-lazy-line');
     const last = srcLines[t.map![1] - 1]!;
     paragraphTails.set(t, last.slice(last.trimEnd().length));
     // markdown-it also trims Unicode spaces micromark reads as text; at the start that would shift offsets.
@@ -568,6 +584,27 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
   const extraCells = new Map<Token, { tree: Container; map: OffsetMap }[]>();
   const cellMaps = new Map<Token, OffsetMap>();
 
+  // GFM task items: `[ ]`, `[x]` or `[X]` opening an item's first paragraph, then a line ending or
+  // spaces and more text. mdast drops it and the one character after it from that paragraph's text,
+  // wherever the text is read (an outer item reads it too), so the tree is changed here once.
+  const taskChecked = new Map<Token, boolean>();
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    const t = tokens[i]!;
+    const paragraph = tokens[i + 1]!;
+    const inline = tokens[i + 2]!;
+    if (t.type !== 'list_item_open' || paragraph.type !== 'paragraph_open' || paragraph.map![0] !== t.map![0] || inline.type !== 'inline') continue;
+    const m = /^\[([ \t\n]|[xX])\](?:\n|[ \t]+[\s\S])/.exec(inline.content);
+    if (!m) continue;
+    const tree = treeOf(inline);
+    const first = tree.children[0];
+    // Read alone (by markdown-it, or by remark for a doubted paragraph) the check is text; were it
+    // read as a reference link, the two parsers would part.
+    if (first?.type !== 'text' || !first.value.startsWith(m[0].slice(0, 3))) decline('task-item-shape');
+    first.value = first.value.slice(4);
+    if (first.value === '') tree.children.shift();
+    taskChecked.set(t, m[1] === 'x' || m[1] === 'X');
+  }
+
   // ---- code blocks ----
 
   function codeRange(t: Token): { start: number; end: number } {
@@ -600,6 +637,8 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
   let quoteDepth = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
+    // markdown-it stops nesting blocks at 20 levels.
+    if (t.level >= 18) decline('deep-nesting');
     if (t.map) into = unitAt(lineStarts[t.map[0]]!);
     switch (t.type) {
       case 'html_block':
@@ -620,6 +659,8 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
         if (after < srcLines.length && srcLines[after]!.trim() !== '') decline('table-followed');
         if (first > 0 && srcLines[first - 1]!.trim() !== '') decline('table-preceded');
         if (!srcLines[first + 1]!.includes('|') || !/(?:^|[^\\])\|/.test(srcLines[first]!)) decline('table-pipes');
+        // markdown-it takes \\| as an escaped pipe; micromark as an escaped backslash, then a cell break.
+        for (let l = first; l < after; l++) if (srcLines[l]!.includes('\\\\|')) decline('table-backslashes');
         break;
       }
       case 'tr_open': {
@@ -657,7 +698,8 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
       case 'fence':
       case 'code_block': {
         const { start, end } = codeRange(t);
-        const info = t.info.replace(/^[ \t]+|[ \t]+$/g, '');
+        // micromark keeps the meta's trailing whitespace.
+        const info = t.info.replace(/^[ \t]+/, '');
         const m = /^([^ \t]+)(?:[ \t]+([\s\S]*))?$/.exec(info);
         into.codeBlocks.push({
           lang: m ? md.utils.unescapeAll(m[1]!) : null,
@@ -710,7 +752,6 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     const parts: string[] = [];
     let lastLine = l0;
     let lastEnd = 0;
-    let firstParagraph: { token: Token; tree: Container } | null = null;
     const reach = (d: Token) => {
       if (d.type === 'fence' || d.type === 'code_block') lastEnd = Math.max(lastEnd, codeRange(d).end);
       else if (d.map) lastLine = Math.max(lastLine, d.map[1] - 1);
@@ -734,7 +775,6 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
       if (d.type === 'inline') {
         const opener = tokens[j - 1]!;
         const tree = treeOf(d);
-        if (opener.type === 'paragraph_open' && firstParagraph === null && j === i + 2) firstParagraph = { token: d, tree };
         parts.push(plain(tree, opener.type === 'paragraph_open' || opener.type === 'heading_open' ? '' : ' '));
         for (const extra of extraCells.get(d) ?? []) parts.push(plain(extra.tree, ' '));
       } else if (d.type === 'fence' || d.type === 'code_block') {
@@ -750,18 +790,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     while (lastLine > l0 && srcLines[lastLine]!.trim() === '') lastLine--;
     const end = Math.max(lastEnd, lineEnd(lastLine));
 
-    // GFM task items: `[ ]`, `[x]` or `[X]` opening the first paragraph, then a line ending, or
-    // spaces and more text; mdast drops it and the one character after it from the text.
-    let checked: boolean | null = null;
-    if (firstParagraph) {
-      const m = /^\[([ \t\n]|[xX])\](?:\n|[ \t]+[\s\S])/.exec(firstParagraph.token.content);
-      if (m && remarkRead_.has(firstParagraph.tree)) decline('task-item-reparse');
-      const first = firstParagraph.tree.children[0];
-      if (m && first?.type === 'text' && first.value.startsWith(m[0].slice(0, 3))) {
-        checked = m[1] === 'x' || m[1] === 'X';
-        parts[0] = plain({ type: 'root', children: [{ type: 'text', value: first.value.slice(4) }, ...firstParagraph.tree.children.slice(1)] }, '');
-      }
-    }
+    const checked = taskChecked.get(t) ?? null;
     return {
       ordered: list.ordered,
       number: list.ordered ? list.start + k : null,
@@ -777,6 +806,8 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
   // ---- definitions ----
   for (const d of definitions) {
     if (d.duplicate) decline('duplicate-definition');
+    // markdown-it lets a backslash escape a line ending in a destination; a CR file's label would read \n.
+    if (d.str.includes('\\') || (hasCR && d.str.includes('\n'))) decline('definition-shape');
     if (d.endLine < srcLines.length && srcLines[d.endLine]!.trim() !== '') decline('definition-followed');
     const m = /^\[((?:[^\\\][]|\\[\s\S])*)\]:/.exec(d.str);
     if (!m) decline('definition-label');
@@ -820,13 +851,26 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
 function checkLines(tokens: readonly Token[], srcLines: readonly string[]): void {
   const inFence = new Uint8Array(srcLines.length);
   const inTable = new Uint8Array(srcLines.length);
+  let quotes = false;
   for (const t of tokens) {
-    if (t.type === 'fence') for (let l = t.map![0] + 1; l < t.map![1] - 1; l++) inFence[l] = 1;
+    if (t.type === 'fence') {
+      // Inside a container or an indented fence, a tab in the stripped indentation expands otherwise.
+      const stripped = t.level > 0 || /^ /.test(srcLines[t.map![0]]!);
+      for (let l = t.map![0] + 1; l < t.map![1] - 1; l++) {
+        inFence[l] = 1;
+        if (stripped && /^[ >]*\t/.test(srcLines[l]!)) decline('tab-in-fence');
+      }
+    }
     if (t.type === 'table_open') for (let l = t.map![0]; l < t.map![1]; l++) inTable[l] = 1;
+    if (t.type === 'blockquote_open') quotes = true;
   }
   for (let l = 0; l < srcLines.length; l++) {
     const s = srcLines[l]!;
     if (inFence[l] || s.trim() === '') continue;
+    // markdown-it continues a quote at any indentation; micromark at most 3 spaces (lazy lines and list items make that differ).
+    if (quotes && /^(?: {4,}|[ ]*\t)[ \t]*>/.test(s)) decline('indented-quote-marker');
+    // markdown-it's table rule accepts a delimiter row without a pipe, and interrupts a lazy line with it.
+    if (!inTable[l] && s.includes('|') && l + 1 < srcLines.length && !inTable[l + 1] && /-/.test(srcLines[l + 1]!) && /^[ \t>]*[-:| \t]+$/.test(srcLines[l + 1]!)) decline('delimiter-row');
     if (/^(?:[ >]|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))*\t/.test(s)) decline('tab-indent');
     if (l > 0 && /^ {0,3}>/.test(srcLines[l - 1]!) && /^(?: {4}| {0,3}\t)/.test(s)) decline('indent-after-quote');
     if (!inTable[l]) {

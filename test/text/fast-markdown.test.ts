@@ -226,6 +226,35 @@ describe('fast path: markdown-it read back onto the source', () => {
     if (got.ok) expect(got.split).toEqual(reference(text));
   });
 
+  it('agrees with remark, or declines, on the cases a fresh-eyes review found the first version wrong on', () => {
+    const found = [
+      '```a b \nx\n```',
+      '- [x] a\n\n[x]: /u',
+      '[a\r\nb]: /u\r\n',
+      '![a\r\nb](u)',
+      '| a |\n|---|\n| `x\\\\|y` |',
+      '[a](&#0;)',
+      '```a&#00000065;\nx\n```',
+      `[a]: ${'('.repeat(34)}a${')'.repeat(34)}\n`,
+      '[a]: \\\n',
+      '- a\n<d>',
+      '- > - [x] a',
+      '- [r](\n\n[r]: /u',
+      '- ![r](x\n\n[r]: /u',
+      '- [r][\n\n[r]: /u',
+      '> ```\n>\tx\n> ```',
+      '>a\nb\n    >- c',
+      '- >\n      >p',
+      '- a\nb|\n    --',
+      '- [a\u00a0b]\n\n[a b]: /u',
+      `# ${'[a '.repeat(21)}x${'](u)'.repeat(21)}`,
+      '> - 1.  `code`  ~~del~~\n> > end  \n',
+      '# \\www.q.r\n\n- \\www.q.r\n',
+      '# www. \n\n- www. \n',
+    ];
+    expect(acceptedAndEqual(found).mismatches).toEqual([]);
+  });
+
   it('takes ~/paths as text, not as strikethrough openers it must decline', () => {
     const text = 'Copy it to ~/.claude/skills and ~/.config.\n';
     const got = fast(text);
