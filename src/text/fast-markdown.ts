@@ -33,7 +33,7 @@ import type { RuleBlock } from 'markdown-it/lib/parser_block.mjs';
 import type Ruler from 'markdown-it/lib/ruler.mjs';
 import type { Bullet, CodeBlock, InlineCode, Link, Unit } from '../ir/types.js';
 import type { LineIndex } from './line-index.js';
-import { parseMarkdown, type SplitUnits } from './markdown.js';
+import { buildUnit, isClosedFence, parseMarkdown, type SplitUnits } from './markdown.js';
 import type { Nodes, Paragraph, PhrasingContent } from 'mdast';
 
 export type FastSplit = { readonly ok: true; readonly split: SplitUnits } | { readonly ok: false; readonly reason: string };
@@ -824,25 +824,14 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
   const path: { level: number; title: string }[] = [];
   bounds.forEach(({ start, heading, level }, k) => {
     const end = k + 1 < bounds.length ? bounds[k + 1]!.start : text.length;
-    let title: string | null = null;
+    let own: { title: string; level: number; path: string[] } | null = null;
     if (heading) {
-      title = collapse(plain(treeOf(heading), ''));
+      const title = collapse(plain(treeOf(heading), ''));
       while (path.length && path[path.length - 1]!.level >= level) path.pop();
       path.push({ level, title });
+      own = { title, level, path: path.map((p) => p.title) };
     }
-    units.push({
-      id: `${parentPath}#${k}`,
-      index: k,
-      kind: heading ? 'section' : 'preamble',
-      heading: title,
-      headingPath: heading ? path.map((s) => s.title) : [],
-      level,
-      start,
-      end,
-      line: lineOf(start),
-      text: text.slice(start, end),
-      ...features[k]!,
-    });
+    units.push(buildUnit(parentPath, k, text, start, end, own, lineOf(start), features[k]!));
   });
   return { units, unclosedFences: [] };
 }
@@ -878,13 +867,4 @@ function checkLines(tokens: readonly Token[], srcLines: readonly string[]): void
       if (rest.includes('|') && rest.includes('-') && /^[-:| \t]+$/.test(rest)) decline('delimiter-row');
     }
   }
-}
-
-/** splitUnits' test for a closed fence, on the same range. */
-function isClosedFence(raw: string, fence: string): boolean {
-  if (!/[\r\n]/.test(raw)) return false;
-  const last = raw.slice(Math.max(raw.lastIndexOf('\n'), raw.lastIndexOf('\r')) + 1);
-  const stripped = last.replace(/^[\s>]*/, '').replace(/\s+$/, '');
-  const ch = fence[0]!;
-  return stripped.length >= fence.length && [...stripped].every((c) => c === ch);
 }

@@ -143,37 +143,42 @@ export function splitUnits(parentPath: string, text: string, bodyStart: number, 
   for (let i = 0; i < bounds.length; i++) {
     const { start, heading } = bounds[i]!;
     const end = i + 1 < bounds.length ? bounds[i + 1]!.start : text.length;
-    let title: string | null = null;
-    let level = 0;
+    let own: { title: string; level: number; path: string[] } | null = null;
     if (heading) {
-      level = heading.depth;
-      title = collapse(plainText(heading));
+      const level = heading.depth;
+      const title = collapse(plainText(heading));
       while (stack.length && stack[stack.length - 1]!.level >= level) stack.pop();
       stack.push({ level, title });
+      own = { title, level, path: stack.map((s) => s.title) };
     }
     const features = emptyFeatures();
     while (childIdx < children.length && startOf(children[childIdx]!) < end) {
       collect(children[childIdx]!, features, text, lines, unclosedFences, 0);
       childIdx++;
     }
-    units.push({
-      id: `${parentPath}#${i}`,
-      index: i,
-      kind: heading ? 'section' : 'preamble',
-      heading: title,
-      headingPath: heading ? stack.map((s) => s.title) : [],
-      level,
-      start,
-      end,
-      line: lines.position(start).line,
-      text: text.slice(start, end),
-      ...features,
-    });
+    units.push(buildUnit(parentPath, i, text, start, end, own, lines.position(start).line, features));
   }
   return { units, unclosedFences };
 }
 
-interface Features {
+/** A unit from its bounds, its heading (title, level, the enclosing titles) and its features; both parsers build units with it. */
+export function buildUnit(parentPath: string, index: number, text: string, start: number, end: number, heading: { title: string; level: number; path: string[] } | null, line: number, features: Features): Unit {
+  return {
+    id: `${parentPath}#${index}`,
+    index,
+    kind: heading ? 'section' : 'preamble',
+    heading: heading ? heading.title : null,
+    headingPath: heading ? heading.path : [],
+    level: heading ? heading.level : 0,
+    start,
+    end,
+    line,
+    text: text.slice(start, end),
+    ...features,
+  };
+}
+
+export interface Features {
   codeBlocks: CodeBlock[];
   inlineCode: InlineCode[];
   links: Link[];
@@ -245,7 +250,7 @@ function openingFence(text: string, start: number): string | null {
 }
 
 /** A fenced block is closed when its last line is a fence of the same character, at least as long. */
-function isClosedFence(raw: string, fence: string): boolean {
+export function isClosedFence(raw: string, fence: string): boolean {
   if (!/[\r\n]/.test(raw)) return false;
   const last = raw.slice(Math.max(raw.lastIndexOf('\n'), raw.lastIndexOf('\r')) + 1);
   // Inside containers the closing line carries their prefixes ("> ", indentation).
