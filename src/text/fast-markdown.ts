@@ -290,6 +290,8 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     const raw = span.src.slice(span.start + token.markup.length, span.end - token.markup.length);
     // mdast keeps a code span's line endings as the file has them; the content was read with \n.
     if (hasCR && raw.includes('\n')) doubt('code-span-line-ending');
+    // A continuation line's indentation inside a code span is stripped by container rules the two parsers apply otherwise.
+    if (/\n[ \t]/.test(raw)) decline('code-span-indented-line');
     return /^[ \n]/.test(raw) && /[ \n]$/.test(raw) && /[^ \n]/.test(raw) ? raw.slice(1, -1) : raw;
   }
 
@@ -512,7 +514,16 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
           return decline(`reparse-${(node as { type: string }).type}`);
       }
     };
-    // The content was read with \n line endings; mdast keeps the file's own inside code and alt text.
+    // Inside code and alt text mdast keeps line endings as the file has them and continuation
+    // indentation as the container leaves it; this content was read with \n and markdown-it's stripping.
+    {
+      const stack: Nodes[] = [...paragraph.children];
+      for (let n = stack.pop(); n; n = stack.pop()) {
+        const kept = n.type === 'inlineCode' ? n.value : n.type === 'image' ? n.alt ?? '' : '';
+        if (/\n[ \t]/.test(kept)) decline('reparse-indented-line');
+        if ('children' in n) stack.push(...(n.children as Nodes[]));
+      }
+    }
     if (hasCR) {
       const stack: Nodes[] = [...paragraph.children];
       for (let n = stack.pop(); n; n = stack.pop()) {
@@ -657,7 +668,9 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
         if (t.level > 0) decline('table-in-container');
         if (/^(?:#|>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|`|~|<)/.test(header)) decline('table-head');
         if (after < srcLines.length && srcLines[after]!.trim() !== '') decline('table-followed');
-        if (first > 0 && srcLines[first - 1]!.trim() !== '') decline('table-preceded');
+        // After a paragraph line or an ATX heading both parsers start the table; after a list, quote,
+        // table-like or indented line they may not.
+        if (first > 0 && /^(?:[ \t]*(?:[>|\t<]|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))| {4})/.test(srcLines[first - 1]!)) decline('table-preceded');
         if (!srcLines[first + 1]!.includes('|') || !/(?:^|[^\\])\|/.test(srcLines[first]!)) decline('table-pipes');
         // markdown-it takes \\| as an escaped pipe; micromark as an escaped backslash, then a cell break.
         for (let l = first; l < after; l++) if (srcLines[l]!.includes('\\\\|')) decline('table-backslashes');

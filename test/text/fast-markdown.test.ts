@@ -251,8 +251,17 @@ describe('fast path: markdown-it read back onto the source', () => {
       '> - 1.  `code`  ~~del~~\n> > end  \n',
       '# \\www.q.r\n\n- \\www.q.r\n',
       '# www. \n\n- www. \n',
+      '1.  > *em* &copy;\nfoo_bar_baz `a|b` **a* `unclosed\n  ~one~ ]\n      *em* `code` !\n',
     ];
     expect(acceptedAndEqual(found).mismatches).toEqual([]);
+  });
+
+  it('reads a table right under a heading or a paragraph line, as remark does', () => {
+    for (const text of ['### Limits\n| Type | Limit |\n|------|-------|\n| a | `b` |\n', '**Report:**\n| a | b |\n|---|---|\n| 1 | 2 |\nafter\n']) {
+      const got = fast(text);
+      expect(got.ok).toBe(true);
+      if (got.ok) expect(got.split).toEqual(reference(text));
+    }
   });
 
   it('takes ~/paths as text, not as strikethrough openers it must decline', () => {
