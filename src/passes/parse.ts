@@ -1,6 +1,7 @@
 /**
  * Pass 1, parse (SPEC §2.1): each SKILL.md becomes a Parent: decoded text, frontmatter split and
- * parsed leniently, the body parsed with remark (frontmatter + GFM) and cut into procedural units
+ * parsed leniently, the body parsed as remark (frontmatter + GFM) parses it (by markdown-it's fast
+ * path where that gives the same result, text/fast-markdown.ts) and cut into procedural units
  * with their code blocks, inline code, links and bullets; the skill's other files sorted into
  * scripts, references and assets. Nothing is truncated, and every problem is a diagnostic with a
  * file:line:col. A skill whose parse throws is reported (SKC001) and left out; the rest go on.
