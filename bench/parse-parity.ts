@@ -72,14 +72,13 @@ const reference = docs.map((d) => splitUnits(d.file, d.text, d.bodyStart, parseM
 const refMs = performance.now() - t0;
 t0 = performance.now();
 const declined = new Map<string, number>();
-const candidate: (SplitUnits | null)[] = docs.map((d, i) => {
+const candidate: (SplitUnits | null)[] = docs.map((d) => {
   if (candidateName === 'scan') return scanUnits(d.file, d.text, d.bodyStart, d.lines);
   const fast = fastSplitUnits(d.file, d.text, d.bodyStart, d.lines);
   if (fast.ok) return fast.split;
   declined.set(fast.reason, (declined.get(fast.reason) ?? 0) + 1);
   // The build parses a declined file with remark: count that time too.
   splitUnits(d.file, d.text, d.bodyStart, parseMarkdown(d.text), d.lines);
-  void i;
   return null;
 });
 const candMs = performance.now() - t0;

@@ -185,12 +185,13 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
   if (/(?:^|[\r\n])[ \t>]*>[ \t>]*$/.test(body)) decline('eof-quote-line');
   const hasCR = body.includes('\r');
   const src = hasCR ? body.replace(/\r\n?/g, '\n') : body;
-  // Line starts in the original text (markdown-it reads \r\n and \r as \n; columns are unchanged).
-  const lineStarts = [bodyStart];
-  for (const m of body.matchAll(/\r\n?|\n/g)) lineStarts.push(bodyStart + m.index + m[0].length);
+  // Where a body line starts in the original text: the LineIndex ends lines where markdown-it does
+  // (\n, \r\n, \r), and columns are unchanged by reading \r\n as \n.
+  const bodyLine = lines.position(bodyStart).line;
+  const lineStart = (l: number) => (l === 0 ? bodyStart : lines.offsetOfLine(bodyLine + l));
   const srcLines = src.split('\n');
   const lineMax = src.endsWith('\n') ? srcLines.length - 1 : srcLines.length;
-  const lineEnd = (l: number) => lineStarts[l]! + srcLines[l]!.length;
+  const lineEnd = (l: number) => lineStart(l) + srcLines[l]!.length;
   const lineOf = (offset: number) => lines.position(offset).line;
 
   definitionsSeen = [];
@@ -208,7 +209,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     if (t.type !== 'heading_open') continue;
     if (!t.markup.startsWith('#') && definitions.some((d) => d.endLine === t.map![0])) decline('definition-before-setext');
     if (t.level !== 0) continue;
-    const start = Math.max(bodyStart, lineStarts[t.map![0]]!);
+    const start = Math.max(bodyStart, lineStart(t.map![0]));
     if (start > bounds[bounds.length - 1]!.start || bounds.length === 1) bounds.push({ start, heading: tokens[i + 1]!, level: Number(t.tag.slice(1)) });
   }
   const features = bounds.map(() => ({ codeBlocks: [] as CodeBlock[], inlineCode: [] as InlineCode[], links: [] as Link[], bullets: [] as Bullet[] }));
@@ -233,7 +234,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
       const base = line.length - part.length;
       if (base < 0 || line.slice(base) !== part) decline('map-suffix');
       starts.push(at);
-      bases.push(lineStarts[firstLine + k]! + base);
+      bases.push(lineStart(firstLine + k) + base);
       at += part.length + 1;
     });
     return (pos) => {
@@ -249,7 +250,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     while (s[i] === '#') i++;
     while (i < s.length && (s[i] === ' ' || s[i] === '\t')) i++;
     if (!s.startsWith(content, i)) decline('map-atx');
-    const base = lineStarts[line]! + i;
+    const base = lineStart(line) + i;
     return (pos) => base + pos;
   }
 
@@ -282,8 +283,8 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
       while (a < b && /\s/.test(s[c[a]!]!)) a++;
       while (b > a && /\s/.test(s[c[b - 1]!]!)) b--;
       const kept = c.slice(a, b);
-      const offsets = kept.map((p) => lineStarts[line]! + p);
-      offsets.push(kept.length ? offsets[offsets.length - 1]! + 1 : lineStarts[line]! + (c[a] ?? from));
+      const offsets = kept.map((p) => lineStart(line) + p);
+      offsets.push(kept.length ? offsets[offsets.length - 1]! + 1 : lineStart(line) + (c[a] ?? from));
       return { text: kept.map((p) => s[p]).join(''), offsets };
     });
   }
@@ -467,9 +468,9 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
   }
 
   /**
-   * Inline content that may hold a GFM autolink literal is read by remark itself: alone, after the
-   * document's definitions (so references resolve as in the whole file), it must come back as one
-   * paragraph spanning it; its phrasing then is remark's, literals and all.
+   * Inline content the fast path doubts (a possible autolink literal among others) is read by remark
+   * itself, after the document's definitions (so references resolve as in the whole file); each
+   * must come back as one paragraph spanning it, and its phrasing then is remark's, literals and all.
    */
   const definitionsText = definitions.map((d) => `${d.str}\n\n`).join('');
   /** Reads inline contents with remark: one document of them all, after the definitions; null if they do not come back one paragraph each. */
@@ -519,20 +520,12 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     };
     // Inside code and alt text mdast keeps line endings as the file has them and continuation
     // indentation as the container leaves it; this content was read with \n and markdown-it's stripping.
-    {
-      const stack: Nodes[] = [...paragraph.children];
-      for (let n = stack.pop(); n; n = stack.pop()) {
-        const kept = n.type === 'inlineCode' ? n.value : n.type === 'image' ? n.alt ?? '' : '';
-        if (/\n[ \t]/.test(kept)) decline('reparse-indented-line');
-        if ('children' in n) stack.push(...(n.children as Nodes[]));
-      }
-    }
-    if (hasCR) {
-      const stack: Nodes[] = [...paragraph.children];
-      for (let n = stack.pop(); n; n = stack.pop()) {
-        if ((n.type === 'inlineCode' && n.value.includes('\n')) || (n.type === 'image' && (n.alt ?? '').includes('\n'))) decline('reparse-line-ending');
-        if ('children' in n) stack.push(...(n.children as Nodes[]));
-      }
+    const stack: Nodes[] = [...paragraph.children];
+    for (let n = stack.pop(); n; n = stack.pop()) {
+      const kept = n.type === 'inlineCode' ? n.value : n.type === 'image' ? n.alt ?? '' : '';
+      if (/\n[ \t]/.test(kept)) decline('reparse-indented-line');
+      if (hasCR && kept.includes('\n')) decline('reparse-line-ending');
+      if ('children' in n) stack.push(...(n.children as Nodes[]));
     }
     return { type: 'root', children: paragraph.children.map(convert) };
   }
@@ -622,7 +615,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
   function codeRange(t: Token): { start: number; end: number } {
     if (t.type === 'code_block') decline('indented-code');
     const l0 = t.map![0];
-    const start = lineStarts[l0]! + srcLines[l0]!.indexOf(t.markup);
+    const start = lineStart(l0) + srcLines[l0]!.indexOf(t.markup);
     const contentLines = t.content === '' ? 0 : t.content.split('\n').length - 1;
     if (contentLines !== t.map![1] - l0 - 2 || t.map![1] > lineMax) decline('unclosed-fence');
     const last = t.map![1] - 1;
@@ -637,7 +630,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     // mdast keeps the file's own line endings inside code.
     const first = t.map![0] + 1;
     const parts = v.split('\n');
-    return parts.map((p, q) => p + (q < parts.length - 1 ? text.slice(lineEnd(first + q), lineStarts[first + q + 1]) : '')).join('');
+    return parts.map((p, q) => p + (q < parts.length - 1 ? text.slice(lineEnd(first + q), lineStart(first + q + 1)) : '')).join('');
   }
 
   // ---- the block walk ----
@@ -651,7 +644,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     const t = tokens[i]!;
     // markdown-it stops nesting blocks at 20 levels.
     if (t.level >= 18) decline('deep-nesting');
-    if (t.map) into = unitAt(lineStarts[t.map[0]]!);
+    if (t.map) into = unitAt(lineStart(t.map[0]));
     switch (t.type) {
       case 'html_block':
         decline('html');
@@ -688,7 +681,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
           const cell = cells[c++];
           if (!cell) {
             if (cellToken.content !== '') decline('cell');
-            cellMaps.set(cellToken, () => lineStarts[t.map![0]]!);
+            cellMaps.set(cellToken, () => lineStart(t.map![0]));
             continue;
           }
           if (cell.text !== cellToken.content) decline('cell-text');
@@ -760,7 +753,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     const markerAt = line0.indexOf(t.markup, from);
     if (markerAt < 0) decline('marker');
     markerFrom.set(l0, markerAt + t.markup.length);
-    const start = lineStarts[l0]! + markerAt - (list.ordered ? t.info.length : 0);
+    const start = lineStart(l0) + markerAt - (list.ordered ? t.info.length : 0);
 
     // The item's own blocks (not its nested lists), and where its last block ends.
     const parts: string[] = [];
@@ -828,7 +821,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     const ref = references[md.utils.normalizeReference(m[1]!)];
     if (!ref) decline('definition-reference');
     const line = srcLines[d.startLine]!;
-    const start = lineStarts[d.startLine]! + line.indexOf('[', /^(?:[ \t]*>)*/.exec(line)![0].length);
+    const start = lineStart(d.startLine) + line.indexOf('[', /^(?:[ \t]*>)*/.exec(line)![0].length);
     pushLink(unitAt(start), { url: ref.href, text: md.utils.unescapeAll(m[1]!), kind: 'definition', start, line: lineOf(start) }, start);
   }
   const order = (l: Link) => linkOrder.get(l)!;
