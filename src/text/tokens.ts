@@ -33,18 +33,68 @@ export function stem(word: string): string {
   return s;
 }
 
-const WORD = /[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[a-z]+|[0-9]+/g;
+/**
+ * What a word is: the matches of this expression, lower-cased. wordAt scans for the same matches
+ * without it (tokenising is a large part of a build: every body and unit of the library is read
+ * this way); test/text/tokens.test.ts holds the two to the same words.
+ */
+export const WORD = /[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[a-z]+|[0-9]+/g;
+
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * The end of the match of WORD at `i`, or -1 if none starts there. WORD's alternatives in its
+ * order: a letter and a lower-case run; a capital run not followed by a lower-case letter (a run
+ * followed by one gives back its last capital, which starts the next word); one lower-case letter;
+ * a digit run.
+ */
+function wordEnd(text: string, i: number): number {
+  const n = text.length;
+  const c = text.charCodeAt(i);
+  if (isLower(c) || isUpper(c)) {
+    let j = i + 1;
+    while (j < n && isLower(text.charCodeAt(j))) j++;
+    if (j - i >= 2) return j;
+    if (isLower(c)) return i + 1;
+    let k = i + 1;
+    while (k < n && isUpper(text.charCodeAt(k))) k++;
+    // k - 1 > i here: a single capital followed by a lower-case letter matched the first alternative.
+    return k < n && isLower(text.charCodeAt(k)) ? k - 1 : k;
+  }
+  if (isDigit(c)) {
+    let j = i + 1;
+    while (j < n && isDigit(text.charCodeAt(j))) j++;
+    return j;
+  }
+  return -1;
+}
 
 /** Raw lower-case word pieces, camelCase and snake_case split, digits kept as their own tokens. */
 export function words(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(WORD)) out.push(m[0].toLowerCase());
+  for (let i = 0; i < text.length; ) {
+    const end = wordEnd(text, i);
+    if (end < 0) i++;
+    else {
+      out.push(text.slice(i, end).toLowerCase());
+      i = end;
+    }
+  }
   return out;
 }
 
 /** The words of `text` as `words` gives them, one at a time: a caller that stops early reads no further. */
 export function* eachWord(text: string): Generator<string> {
-  for (const m of text.matchAll(WORD)) yield m[0].toLowerCase();
+  for (let i = 0; i < text.length; ) {
+    const end = wordEnd(text, i);
+    if (end < 0) i++;
+    else {
+      yield text.slice(i, end).toLowerCase();
+      i = end;
+    }
+  }
 }
 
 /** Whether a word from `words` is a content word: not a stop word, not one letter, not a number. */
@@ -55,7 +105,19 @@ export function isContentWord(w: string): boolean {
 /** Content tokens: words minus stop words and one-letter words, stemmed. */
 export function contentTokens(text: string): string[] {
   const out: string[] = [];
-  for (const w of words(text)) if (isContentWord(w)) out.push(stem(w));
+  for (let i = 0; i < text.length; ) {
+    const end = wordEnd(text, i);
+    if (end < 0) {
+      i++;
+      continue;
+    }
+    // A word of WORD is all digits or has no digit: its first character tells which.
+    if (end - i >= 2 && !isDigit(text.charCodeAt(i))) {
+      const w = text.slice(i, end).toLowerCase();
+      if (!STOP_WORDS.has(w)) out.push(stem(w));
+    }
+    i = end;
+  }
   return out;
 }
 
