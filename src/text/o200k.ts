@@ -192,6 +192,146 @@ function mergeCount(table: RankTable, bytes: Uint8Array, n: number): number {
 
 export type TokenCounter = (text: string) => number;
 
+// ---------------------------------------------------------------------------------------------
+// The pre-tokenizer split over ASCII text without the expression. Counting spends most of its time
+// splitting (a unicode-aware expression, a match object per piece); most skill text is ASCII,
+// where the expression's classes are simple: \p{Lu} is A-Z, \p{Ll} a-z, \p{N} 0-9, \p{Lt},
+// \p{Lm}, \p{Lo} and \p{M} hold no ASCII character, and \s is tab, LF, VT, FF, CR and space.
+// asciiPieceEnd follows the expression's alternatives in their order, with its backtracking, and
+// gives up (BAIL) whenever the piece would depend on a character outside ASCII: the expression
+// then finds the piece. test/text/o200k.test.ts holds the two to the same pieces.
+
+const BAIL = -1;
+const LOWER = 0;
+const UPPER = 1;
+const DIGIT = 2;
+/** Tab, VT, FF, space: whitespace that is not a line break. */
+const SPACE = 3;
+/** CR, LF. */
+const BREAK = 4;
+/** Any other ASCII character: neither whitespace nor letter nor digit. */
+const OTHER = 5;
+const WIDE = 6;
+
+const ASCII_CLASS = (() => {
+  const t = new Uint8Array(128).fill(OTHER);
+  for (let c = 97; c <= 122; c++) t[c] = LOWER;
+  for (let c = 65; c <= 90; c++) t[c] = UPPER;
+  for (let c = 48; c <= 57; c++) t[c] = DIGIT;
+  for (const c of [9, 11, 12, 32]) t[c] = SPACE;
+  t[10] = BREAK;
+  t[13] = BREAK;
+  return t;
+})();
+
+function classAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return c < 128 ? ASCII_CLASS[c]! : WIDE;
+}
+
+/** After a word: a contraction 's 'd 'm 't 'll 've 're (either case), if one follows at k. */
+function contractionEnd(text: string, k: number): number {
+  if (text.charCodeAt(k) !== 39) return k;
+  const a = text.charCodeAt(k + 1) | 32;
+  if (a === 115 || a === 100 || a === 109 || a === 116) return k + 2; // s d m t
+  const b = text.charCodeAt(k + 2) | 32;
+  if ((a === 108 && b === 108) || (a === 118 && b === 101) || (a === 114 && b === 101)) return k + 3; // ll ve re
+  return k;
+}
+
+/**
+ * A word from s: capitals then lower-case letters, then a contraction. With `lowerNeeded` the
+ * first alternative (capitals*, lower+), else the second (capitals+, lower*). -2: no match.
+ */
+function wordFrom(text: string, s: number, lowerNeeded: boolean): number {
+  const n = text.length;
+  let j = s;
+  let c = j < n ? classAt(text, j) : -1;
+  while (c === UPPER) c = ++j < n ? classAt(text, j) : -1;
+  if (c === WIDE) return BAIL;
+  if (!lowerNeeded && j === s) return -2;
+  let k = j;
+  while (c === LOWER) c = ++k < n ? classAt(text, k) : -1;
+  if (c === WIDE) return BAIL;
+  if (lowerNeeded && k === j) return -2;
+  return contractionEnd(text, k);
+}
+
+/** The end of the expression's piece at i, or BAIL when a character outside ASCII could change it. */
+function asciiPieceEnd(text: string, i: number): number {
+  const n = text.length;
+  const c = classAt(text, i);
+  if (c === WIDE) return BAIL;
+  // 1 and 2: [^\r\n\p{L}\p{N}]? then a word; the optional character is tried first.
+  const prefixed = c === SPACE || c === OTHER;
+  for (const lowerNeeded of [true, false]) {
+    if (prefixed) {
+      if (i + 1 >= n) break;
+      const end = wordFrom(text, i + 1, lowerNeeded);
+      if (end !== -2) return end;
+    } else if (c === LOWER || c === UPPER) {
+      const end = wordFrom(text, i, lowerNeeded);
+      if (end !== -2) return end;
+    }
+  }
+  // 3: \p{N}{1,3}.
+  if (c === DIGIT) {
+    let j = i + 1;
+    while (j < n && j < i + 3) {
+      const d = classAt(text, j);
+      if (d === WIDE) return BAIL;
+      if (d !== DIGIT) break;
+      j++;
+    }
+    return j;
+  }
+  // 4: " "?[^\s\p{L}\p{N}]+[\r\n/]*, with the space tried first.
+  for (const s of text.charCodeAt(i) === 32 ? [i + 1, i] : [i]) {
+    let j = s;
+    let d = j < n ? classAt(text, j) : -1;
+    while (d === OTHER) d = ++j < n ? classAt(text, j) : -1;
+    if (d === WIDE) return BAIL;
+    if (j === s) continue;
+    for (let x = text.charCodeAt(j); x === 10 || x === 13 || x === 47; x = text.charCodeAt(++j));
+    return j;
+  }
+  // 5, 6, 7: whitespace. (c is SPACE or BREAK here.)
+  let k = i;
+  let lastBreak = -1;
+  for (let d = c; d === SPACE || d === BREAK; d = ++k < n ? classAt(text, k) : -1) if (d === BREAK) lastBreak = k;
+  if (k < n && classAt(text, k) === WIDE) return BAIL;
+  // \s*[\r\n]+: up to the last line break of the run.
+  if (lastBreak >= 0) return lastBreak + 1;
+  // \s+(?!\S): the run, or all of it but its last character when something follows.
+  if (k === n) return k;
+  if (k - 1 > i) return k - 1;
+  // \s+
+  return k;
+}
+
+/**
+ * The pre-tokenizer's pieces of `text`, given to `f` as (start, end): asciiPieceEnd where it can
+ * decide, the expression elsewhere. The same pieces as `text.matchAll(split)`.
+ */
+export function eachPiece(text: string, split: RegExp, f: (start: number, end: number) => void): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let start = i;
+    let end = asciiPieceEnd(text, i);
+    // (end <= i never happens; if it did, the expression decides rather than the loop stalling.)
+    if (end <= i) {
+      split.lastIndex = i;
+      const m = split.exec(text);
+      if (!m) return;
+      start = m.index;
+      end = start + m[0].length;
+    }
+    f(start, end);
+    i = end;
+  }
+}
+
 /** A counter over `table`, with the pre-tokenizer split and a cache of piece counts. */
 export function makeTokenCounter(table: RankTable): TokenCounter {
   const encoder = new TextEncoder();
@@ -206,11 +346,13 @@ export function makeTokenCounter(table: RankTable): TokenCounter {
     if (cache.size < 100_000) cache.set(piece, count);
     return count;
   };
-  // A regex of our own: matchAll starts at the lastIndex of the one it copies, which is shared.
+  // A regex of our own: eachPiece sets its lastIndex.
   const split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags);
   return (text: string) => {
     let total = 0;
-    for (const m of text.matchAll(split)) total += countPiece(m[0]);
+    eachPiece(text, split, (start, end) => {
+      total += countPiece(text.slice(start, end));
+    });
     return total;
   };
 }

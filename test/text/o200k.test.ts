@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { decodeRankTable, encodeRankTable, makeTokenCounter, o200kTokenCounter, readO200kRankFile, readRankTable } from '../../src/text/o200k.js';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { decodeRankTable, eachPiece, encodeRankTable, makeTokenCounter, o200kTokenCounter, readO200kRankFile, readRankTable } from '../../src/text/o200k.js';
 
 const reference = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
 
@@ -97,5 +98,40 @@ describe('rank table', () => {
 
   it('reports a corrupt rank file by line', () => {
     expect(() => readRankTable(new TextEncoder().encode('IQ== 0\nI*== 1\n'))).toThrow(/line 2/);
+  });
+});
+
+describe('the pre-tokenizer split over ASCII', () => {
+  const split = () => new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags);
+  const byExpression = (text: string) => [...text.matchAll(split())].map((m) => [m.index, m.index + m[0].length]);
+  const byScan = (text: string) => {
+    const out: number[][] = [];
+    eachPiece(text, split(), (start, end) => out.push([start, end]));
+    return out;
+  };
+  // Every class the expression tells apart, ASCII and not: capitals and lower case (and their
+  // non-ASCII kin), digits (², ٣), apostrophes and contraction letters, each kind of whitespace
+  // (NBSP and U+2028 are \s but not ASCII), line breaks, / after punctuation, marks, emoji.
+  const ALPHABET = ['a', 's', 'l', 'v', 'e', 'r', 'd', 'm', 't', 'A', 'S', 'L', 'V', 'E', 'R', 'D', 'M', 'T', 'Z', '0', '5', '9', "'", ' ', ' ', '\t', '\v', '\f', '\n', '\r', '/', '.', '-', '_', '(', '"', '#', '\u0000', '\u007f', 'é', 'É', 'ǅ', 'ʰ', '²', '٣', '\u00a0', '\u2028', '\u0301', '—', '😀', '\ud800', '日'];
+
+  it('gives the pieces of the expression on the samples', () => {
+    for (const text of [...SAMPLES, BLOB]) expect(byScan(text), JSON.stringify(text)).toEqual(byExpression(text));
+  });
+
+  it('gives the pieces of the expression on 30,000 generated texts', () => {
+    let x = 20261127;
+    const next = () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) / 2 ** 32;
+    };
+    for (let k = 0; k < 30_000; k++) {
+      const length = Math.floor(next() * 16);
+      // Mostly ASCII, as skills are, so that long ASCII stretches meet the rest.
+      let text = '';
+      for (let i = 0; i < length; i++) text += ALPHABET[Math.floor(next() * (next() < 0.8 ? 39 : ALPHABET.length))];
+      expect(byScan(text), JSON.stringify(text)).toEqual(byExpression(text));
+    }
   });
 });
