@@ -22,6 +22,11 @@ export interface ArtifactLexicon {
   readonly inputHeadings: ReadonlySet<string>;
   /** General-purpose formats (rules/artifacts.json `carriers`): a handoff over one needs a shared subject. */
   readonly carriers: ReadonlySet<string>;
+  /**
+   * Whether a line has a word (a run of ASCII letters and digits, any case) that names an
+   * artifact: one test instead of splitting every line into words, where most lines name none.
+   */
+  readonly namesArtifact: RegExp;
 }
 
 export interface ArtifactDoc {
@@ -53,7 +58,18 @@ export function artifactLexiconFrom(doc: ArtifactDoc): ArtifactLexicon {
     outputHeadings: new Set(doc.outputHeadings),
     inputHeadings: new Set(doc.inputHeadings),
     carriers: new Set(doc.carriers ?? []),
+    namesArtifact: wordsTest([...typeOf.keys()]),
   };
+}
+
+/**
+ * An expression that finds, case-insensitively, any of `words` as a whole run of [A-Za-z0-9]:
+ * what lineRoles' word split would look up. A word that is not lower-case letters and digits
+ * could never equal a lower-cased run, so it is left out. No word: it never matches.
+ */
+function wordsTest(words: readonly string[]): RegExp {
+  const usable = words.filter((w) => /^[a-z0-9]+$/.test(w));
+  return usable.length === 0 ? /(?!)/ : new RegExp(`(?<![A-Za-z0-9])(?:${usable.join('|')})(?![A-Za-z0-9])`, 'i');
 }
 
 export type Role = 'input' | 'output';
@@ -83,10 +99,10 @@ type Cue = 'produce' | 'consume' | 'from' | 'target';
 
 /** Roles of the artifact mentions on one line; `headingRole` applies where no cue precedes a mention. */
 export function lineRoles(line: string, lex: ArtifactLexicon, headingRole: Role | null): { type: string; role: Role }[] {
-  const ws = [...line.matchAll(/[a-z0-9]+/gi)].map((m) => m[0].toLowerCase());
   const out: { type: string; role: Role }[] = [];
-  // Most lines name no artifact: they have no roles, and their words need no stemming.
-  if (!ws.some((w) => lex.typeOf.has(w))) return out;
+  // Most lines name no artifact: they have no roles, and their words need no split or stemming.
+  if (!lex.namesArtifact.test(line)) return out;
+  const ws = [...line.matchAll(/[a-z0-9]+/gi)].map((m) => m[0].toLowerCase());
   const cues: (Cue | null)[] = ws.map((w) => {
     if (w === 'from') return 'from';
     if (w === 'to' || w === 'into') return 'target';

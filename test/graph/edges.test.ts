@@ -46,6 +46,28 @@ describe('artifact roles', () => {
     expect(lineRoles('forge a wdg', custom, null)).toEqual([{ type: 'widget', role: 'output' }]);
     expect(lineRoles('eat the wdg', custom, null)).toEqual([{ type: 'widget', role: 'input' }]);
   });
+
+  it('tells a line that names an artifact as its word split would', () => {
+    const lex = loadArtifactLexicon();
+    const bySplit = (line: string) => [...line.matchAll(/[a-z0-9]+/gi)].some((m) => lex.typeOf.has(m[0].toLowerCase()));
+    const words = [...lex.typeOf.keys()].slice(0, 40);
+    const glue = [' ', '', '_', '-', '.', '/', '1', 'x', 'X', 'é', 'ſ', '\u212a', '\n'];
+    let x = 11;
+    const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    let named = 0;
+    for (let k = 0; k < 5_000; k++) {
+      let line = '';
+      for (let i = Math.floor(next() * 5); i >= 0; i--) {
+        const w = words[Math.floor(next() * words.length)]!;
+        line += glue[Math.floor(next() * glue.length)]! + (next() < 0.3 ? w.toUpperCase() : w) + glue[Math.floor(next() * glue.length)]!;
+      }
+      expect(lex.namesArtifact.test(line), JSON.stringify(line)).toBe(bySplit(line));
+      if (bySplit(line)) named++;
+    }
+    expect(named).toBeGreaterThan(500);
+    expect(named).toBeLessThan(4_500);
+    expect(artifactLexiconFrom({ artifacts: {}, produce: [], consume: [], outputHeadings: [], inputHeadings: [] }).namesArtifact.test('csv')).toBe(false);
+  });
 });
 
 async function graphOf(files: Record<string, string>): Promise<GraphDocument> {
