@@ -65,6 +65,40 @@ function identityOf(p: Parent): Identity {
 /** A separator that joins the words of one name: `capsule_crm`, `cutt-ly`, `Zyte API`, `pdf.co`. */
 const NAME_JOINER = /^[_\-. ]$/;
 
+/** A character of WORD: an ASCII letter or digit. */
+const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+function allDigits(w: string): boolean {
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return w.length > 0;
+}
+
+const SPACE = /\s/;
+
+/**
+ * Whether `text` with its whitespace runs collapsed to one space and trimmed (`replace(/\s+/g, ' ')
+ * .trim()`) is at least `min` characters long, counted without making that string.
+ */
+export function collapsedAtLeast(text: string, min: number): boolean {
+  let length = 0;
+  let gap = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const space = c === 32 || (c >= 9 && c <= 13) || (c >= 128 && SPACE.test(text[i]!));
+    if (space) {
+      gap = length > 0;
+      continue;
+    }
+    length += gap ? 2 : 1;
+    gap = false;
+    if (length >= min) return true;
+  }
+  return length >= min;
+}
+
 /** A section's body, split into separators and words, or null when it is not a candidate. */
 function bodyOf(p: Parent, u: Unit, text: string, identity: Identity): Body | null {
   if (u.kind !== 'section') return null;
@@ -76,12 +110,19 @@ function bodyOf(p: Parent, u: Unit, text: string, identity: Identity): Body | nu
   let end = u.end;
   while (end > start && /\s/.test(text[end - 1]!)) end--;
   const body = text.slice(start, end);
-  if (body.replace(/\s+/g, ' ').trim().length < MIN_BODY_CHARS) return null;
+  if (!collapsedAtLeast(body, MIN_BODY_CHARS)) return null;
+  // Separators and words (WORD's matches) in turn, from a separator.
   const raw: string[] = [];
   let at = 0;
-  for (const m of body.matchAll(WORD)) {
-    raw.push(body.slice(at, m.index), m[0]);
-    at = m.index + m[0].length;
+  for (let i = 0; i < body.length; ) {
+    if (!isWordChar(body.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < body.length && isWordChar(body.charCodeAt(j))) j++;
+    raw.push(body.slice(at, i), body.slice(i, j));
+    at = i = j;
   }
   raw.push(body.slice(at));
   // A name of several words is one piece: a strong name word with the name words joined to it by
@@ -95,7 +136,7 @@ function bodyOf(p: Parent, u: Unit, text: string, identity: Identity): Body | nu
       continue;
     }
     const w = raw[i]!;
-    if (/^\d+$/.test(w)) {
+    if (allDigits(w)) {
       pieces.push(w);
       masked.push(true);
       continue;

@@ -3,7 +3,7 @@
  * numbers changed, becomes one passage whose template gives every member's body back exactly.
  */
 import { describe, expect, it } from 'vitest';
-import { detectPassages, render } from '../../src/passages/detect.js';
+import { collapsedAtLeast, detectPassages, render } from '../../src/passages/detect.js';
 import { parentOf } from '../helpers/skill.js';
 
 const PITFALLS = '- Never hardcode a tool slug: search for it first.\n- Check that the connection is ACTIVE before any call.\n- Keep paging while a response holds a token.';
@@ -63,5 +63,19 @@ describe('detectPassages', () => {
     const [p] = detectPassages(parents);
     expect(p!.slots).toEqual(['slug', 'name']);
     expect(p!.members.map((m) => m.bindings)).toEqual(names.map(([slug, name]) => ({ slug, name })));
+  });
+});
+
+describe('collapsedAtLeast', () => {
+  it("agrees with the collapsed, trimmed text's length on generated texts", () => {
+    const pieces = ['a', 'bc', ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\u3000', '\ufeff', 'é', '😀', '\u0085', '-'];
+    let x = 5;
+    const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let k = 0; k < 5_000; k++) {
+      let text = '';
+      for (let i = Math.floor(next() * 12); i > 0; i--) text += pieces[Math.floor(next() * pieces.length)];
+      const length = text.replace(/\s+/g, ' ').trim().length;
+      for (const min of [0, 1, 2, 3, 5, 8]) expect(collapsedAtLeast(text, min), `${JSON.stringify(text)} ${min}`).toBe(length >= min);
+    }
   });
 });
