@@ -38,7 +38,7 @@ import type { RuleBlock } from 'markdown-it/lib/parser_block.mjs';
 import type Ruler from 'markdown-it/lib/ruler.mjs';
 import type { Bullet, CodeBlock, InlineCode, Link, Unit } from '../ir/types.js';
 import type { LineIndex } from './line-index.js';
-import { buildUnit, isClosedFence, parseMarkdown, type SplitUnits } from './markdown.js';
+import { buildUnit, collapse, isClosedFence, parseMarkdown, plainText, type SplitUnits } from './markdown.js';
 import type { Nodes, Paragraph, PhrasingContent } from 'mdast';
 
 export type FastSplit = { readonly ok: true; readonly split: SplitUnits } | { readonly ok: false; readonly reason: string };
@@ -147,9 +147,7 @@ function classOf(ch: string | undefined): 0 | 1 | 2 {
   return ch === undefined || WHITESPACE.test(ch) ? 1 : PUNCTUATION.test(ch) ? 2 : 0;
 }
 
-const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
-
-/** A phrasing tree as mdast shapes it, as far as plain text needs it. */
+/** A phrasing tree as mdast shapes it, as far as plain text needs it (markdown.ts plainText reads both). */
 type Phrase =
   | { type: 'text'; value: string }
   | { type: 'inlineCode'; value: string; span: SourceSpan }
@@ -429,21 +427,9 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     return s;
   }
 
-  /** splitUnits' plainText: a paragraph's or heading's children joined with '', any other node's with ' '. */
-  function plain(node: Phrase | Container, joiner: string): string {
-    switch (node.type) {
-      case 'text':
-      case 'inlineCode':
-        return node.value;
-      case 'image':
-        return node.alt;
-      case 'imageReference':
-      case 'break':
-      case 'empty':
-        return '';
-      default:
-        return node.children.map((c) => plain(c, ' ')).join(joiner);
-    }
+  /** splitUnits' plainText of a block whose phrasing is `tree`: its children joined with '' in a paragraph or heading, with ' ' elsewhere. */
+  function plain(tree: Container, joiner: string): string {
+    return tree.children.map(plainText).join(joiner);
   }
 
   // Links in document order, as remark's tree walk meets them: by their block's start, then in turn
@@ -461,7 +447,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
         into.inlineCode.push({ value: c.value, start, line: lineOf(start) });
       } else if (c.type === 'link' || c.type === 'image') {
         const start = c.span.absolute ?? map(c.span.start);
-        pushLink(into, { url: c.url, text: c.type === 'image' ? c.alt : collapse(plain(c, ' ')), kind: c.type, start, line: lineOf(start) }, block);
+        pushLink(into, { url: c.url, text: c.type === 'image' ? c.alt : collapse(plainText(c)), kind: c.type, start, line: lineOf(start) }, block);
       }
       if ('children' in c) collectPhrasing(c, map, into, block);
     }

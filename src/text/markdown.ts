@@ -259,14 +259,24 @@ export function isClosedFence(raw: string, fence: string): boolean {
   return stripped.length >= fence.length && [...stripped].every((c) => c === ch);
 }
 
-export function plainText(node: Nodes | RootContent): string {
-  if ('value' in node && typeof node.value === 'string' && node.type !== 'yaml' && node.type !== 'html') return node.value;
+/** A node as plainText reads it: mdast's, or the fast path's phrasing tree, which has mdast's shape (fast-markdown.ts). */
+export interface PlainNode {
+  readonly type: string;
+  readonly value?: unknown;
+  readonly alt?: string | null;
+  readonly children?: readonly PlainNode[];
+}
+
+/** A node's text: a value as it is, an image's alt, children joined ('' in a paragraph or heading, ' ' elsewhere). */
+export function plainText(node: PlainNode): string {
+  if (typeof node.value === 'string' && node.type !== 'yaml' && node.type !== 'html') return node.value;
   if (node.type === 'image') return node.alt ?? '';
-  if ('children' in node) return (node.children as Nodes[]).map(plainText).join(node.type === 'paragraph' || node.type === 'heading' ? '' : ' ');
+  if (node.children) return node.children.map(plainText).join(node.type === 'paragraph' || node.type === 'heading' ? '' : ' ');
   return '';
 }
 
-function collapse(s: string): string {
+/** Whitespace runs as one space, trimmed. */
+export function collapse(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 

@@ -19,6 +19,16 @@ function random(seed: number): () => number {
   };
 }
 
+/** `count` texts of up to `maxLength` characters of ALPHABET, from `seed`. */
+function* texts(seed: number, count: number, maxLength: number): Generator<string> {
+  const next = random(seed);
+  for (let k = 0; k < count; k++) {
+    let text = '';
+    for (let i = Math.floor(next() * maxLength); i > 0; i--) text += ALPHABET[Math.floor(next() * ALPHABET.length)];
+    yield text;
+  }
+}
+
 const ALPHABET = ['a', 'b', 'z', 'A', 'B', 'Z', '0', '9', '_', '-', ' ', '\n', '.', "'", 'é', 'É', 'ß', 'ı', 'K', '😀', '\u0301', '[', '`'];
 
 describe('words', () => {
@@ -40,22 +50,12 @@ describe('words', () => {
   }
 
   it("gives the expression's words on 20,000 generated texts", () => {
-    const next = random(20261127);
-    for (let k = 0; k < 20_000; k++) {
-      const length = Math.floor(next() * 24);
-      let text = '';
-      for (let i = 0; i < length; i++) text += ALPHABET[Math.floor(next() * ALPHABET.length)];
-      expect(words(text), JSON.stringify(text)).toEqual(byExpression(text));
-    }
+    for (const text of texts(20261127, 20_000, 24)) expect(words(text), JSON.stringify(text)).toEqual(byExpression(text));
   });
 
   it('content tokens are the content words, stemmed', () => {
-    const next = random(7);
-    for (let k = 0; k < 5_000; k++) {
-      const length = Math.floor(next() * 40);
-      let text = '';
-      for (let i = 0; i < length; i++) text += ALPHABET[Math.floor(next() * ALPHABET.length)];
-      text += ' the running Files of 2026 and AND tests';
+    for (const generated of texts(7, 5_000, 40)) {
+      const text = `${generated} the running Files of 2026 and AND tests`;
       expect(contentTokens(text), JSON.stringify(text)).toEqual(byExpression(text).filter(isContentWord).map(stem));
     }
   });
