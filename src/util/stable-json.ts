@@ -53,11 +53,10 @@ function sortedCopy(value: unknown): unknown {
       return value;
   }
   if (value === null) return null;
-  // JSON.stringify would apply a toJSON (a Buffer's, a class's): serialise does not, except a Date's.
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    if (value instanceof Date) return value;
-    throw NOT_STABLE;
-  }
+  // A Date as serialise writes it (its own toJSON, if it has one, is not asked).
+  if (value instanceof Date) return dateText(value);
+  // JSON.stringify would apply a toJSON (a Buffer's, a class's): serialise does not.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NOT_STABLE;
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
     for (let i = 0; i < value.length; i++) out[i] = sortedCopy(value[i]);
@@ -160,16 +159,23 @@ function serialise(value: unknown, indent: number, pad: string): string {
   const colon = indent > 0 ? ': ' : ':';
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    const items = value.map((v) => inner + serialise(v, indent, inner));
+    // A loop, not map: a hole is written null, as JSON.stringify writes it.
+    const items: string[] = [];
+    for (let i = 0; i < value.length; i++) items.push(inner + serialise(value[i], indent, inner));
     return '[' + nl + items.join(',' + nl) + nl + pad + ']';
   }
-  if (value instanceof Date) return JSON.stringify(value.toISOString());
+  if (value instanceof Date) return JSON.stringify(dateText(value));
   const entries = Object.keys(value as Record<string, unknown>)
     .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
     .sort(compareCodeUnits)
     .map((k) => inner + JSON.stringify(k) + colon + serialise((value as Record<string, unknown>)[k], indent, inner));
   if (entries.length === 0) return '{}';
   return '{' + nl + entries.join(',' + nl) + nl + pad + '}';
+}
+
+/** A Date as JSON holds it: its ISO text, or null for an invalid one (as Date.prototype.toJSON gives). */
+function dateText(d: Date): string | null {
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
 /** Locale-independent ordering (plain UTF-16 code unit comparison), used for every sort of names. */

@@ -23,6 +23,12 @@ const cases: [string, unknown][] = [
   ['top-level scalars', 'text'],
   ['top-level undefined', undefined],
   ['a top-level array', [{ b: 1, a: 2 }, [], 'x']],
+  // Found by a review: cases where the two serialisers wrote different bytes.
+  ['array holes', { a: [, 1, , 2], b: Object.assign([NaN], { length: 3 }) }],
+  ['an invalid Date', { when: new Date(NaN), list: [NaN, new Date(NaN)] }],
+  ['a Date with its own toJSON', { when: Object.assign(new Date(0), { toJSON: () => 'x' }), n: NaN }],
+  ['a key "__proto__" holding a hole and an invalid Date', Object.defineProperty(JSON.parse('{"b": 2}') as object, '__proto__', { value: [, new Date(NaN)], enumerable: true })],
+  ['an object whose toJSON returns itself, beside a hole', [new (class { toJSON() { return this; } })(), , 3]],
 ];
 
 describe('stableStringify', () => {
