@@ -5,8 +5,9 @@
  * Why not gpt-tokenizer's countTokens, which skillc used before: loading it costs about 190 ms
  * (compiling a 2.4 MB JavaScript array of the 200,000 token strings, then filling Maps from it),
  * most of a cold `skillc lint` in a pre-commit hook. Counting needs much less: the same
- * pre-tokenizer split (gpt-tokenizer's own O200K regex, imported from it), then byte-level BPE
- * over each piece, which needs only "what is the rank of these bytes". Here the ranks are read
+ * pre-tokenizer split (gpt-tokenizer's own O200K regex, imported from it; over ASCII text the same
+ * pieces are found by character classes, see asciiPieceEnd), then byte-level BPE over each piece,
+ * which needs only "what is the rank of these bytes". Here the ranks are read
  * from gpt-tokenizer's shipped o200k_base.tiktoken file (base64 token, space, rank per line) into
  * typed arrays and an open-addressing hash table: no strings, no Map, one pass over the file. The
  * build stores that table as one binary file beside the bundle, which loads in a few ms.
