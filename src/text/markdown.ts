@@ -12,7 +12,7 @@ import { gfm } from 'micromark-extension-gfm';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfmAutolinkLiteralFromMarkdown } from 'mdast-util-gfm-autolink-literal';
 import type { Processor } from 'unified';
-import type { Root, RootContent, Nodes, Heading, Code, ListItem, List } from 'mdast';
+import type { Root, Nodes, Heading, Code, ListItem, List } from 'mdast';
 import type { Bullet, CodeBlock, InlineCode, Link, Unit } from '../ir/types.js';
 import { LineIndex } from './line-index.js';
 import { assessParseBudget, type ParseBound } from './parse-budget.js';
