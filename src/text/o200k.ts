@@ -258,22 +258,31 @@ function wordFrom(text: string, s: number, lowerNeeded: boolean): number {
   return contractionEnd(text, k);
 }
 
+/** The fourth alternative's run from s (punctuation, then line breaks and slashes); -2: no match. */
+function punctuationFrom(text: string, s: number): number {
+  const n = text.length;
+  let j = s;
+  let d = j < n ? classAt(text, j) : -1;
+  while (d === OTHER) d = ++j < n ? classAt(text, j) : -1;
+  if (d === WIDE) return BAIL;
+  if (j === s) return -2;
+  for (let x = text.charCodeAt(j); x === 10 || x === 13 || x === 47; x = text.charCodeAt(++j));
+  return j;
+}
+
 /** The end of the expression's piece at i, or BAIL when a character outside ASCII could change it. */
 function asciiPieceEnd(text: string, i: number): number {
   const n = text.length;
   const c = classAt(text, i);
   if (c === WIDE) return BAIL;
-  // 1 and 2: [^\r\n\p{L}\p{N}]? then a word; the optional character is tried first.
-  const prefixed = c === SPACE || c === OTHER;
-  for (const lowerNeeded of [true, false]) {
-    if (prefixed) {
-      if (i + 1 >= n) break;
-      const end = wordFrom(text, i + 1, lowerNeeded);
-      if (end !== -2) return end;
-    } else if (c === LOWER || c === UPPER) {
-      const end = wordFrom(text, i, lowerNeeded);
-      if (end !== -2) return end;
-    }
+  // 1 and 2: [^\r\n\p{L}\p{N}]? then a word. The optional character is tried first; without it
+  // a word starts only at a letter, and after a character it could be, no word starts at i.
+  const wordStart = c === SPACE || c === OTHER ? (i + 1 < n ? i + 1 : -1) : c === LOWER || c === UPPER ? i : -1;
+  if (wordStart >= 0) {
+    const first = wordFrom(text, wordStart, true);
+    if (first !== -2) return first;
+    const second = wordFrom(text, wordStart, false);
+    if (second !== -2) return second;
   }
   // 3: \p{N}{1,3}.
   if (c === DIGIT) {
@@ -287,15 +296,12 @@ function asciiPieceEnd(text: string, i: number): number {
     return j;
   }
   // 4: " "?[^\s\p{L}\p{N}]+[\r\n/]*, with the space tried first.
-  for (const s of text.charCodeAt(i) === 32 ? [i + 1, i] : [i]) {
-    let j = s;
-    let d = j < n ? classAt(text, j) : -1;
-    while (d === OTHER) d = ++j < n ? classAt(text, j) : -1;
-    if (d === WIDE) return BAIL;
-    if (j === s) continue;
-    for (let x = text.charCodeAt(j); x === 10 || x === 13 || x === 47; x = text.charCodeAt(++j));
-    return j;
+  if (text.charCodeAt(i) === 32) {
+    const end = punctuationFrom(text, i + 1);
+    if (end !== -2) return end;
   }
+  const end = punctuationFrom(text, i);
+  if (end !== -2) return end;
   // 5, 6, 7: whitespace. (c is SPACE or BREAK here.)
   let k = i;
   let lastBreak = -1;
