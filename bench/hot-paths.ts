@@ -15,6 +15,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadLibrary } from '../src/load/load-library.js';
 import { parseOne } from '../src/passes/parse.js';
 import type { Parent } from '../src/ir/types.js';
+import type { SparseVector, TermCounts } from '../src/propose/tfidf.js';
+import { FIELDS } from '../src/graph/types.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -36,17 +38,25 @@ interface HotPaths {
   readonly countTokens: (text: string) => number;
   readonly skillIO: (p: Parent) => unknown;
   readonly bodyKeysOf: (p: Parent) => unknown;
+  readonly tfidf: (docs: readonly TermCounts[]) => { vectors: SparseVector[] };
+  readonly topTerms: (v: SparseVector, k: number) => number[];
+  readonly lexicon: (docNodes: readonly number[], fields: readonly (readonly TermCounts[])[]) => unknown;
+  readonly semEdges: (vectors: readonly SparseVector[], parentIds: readonly string[]) => unknown;
+  readonly wfEdges: (parents: readonly Parent[], parentIds: readonly string[]) => unknown;
 }
 
 async function hotPaths(srcDir: string): Promise<HotPaths> {
   const load = (m: string) => import(pathToFileURL(path.join(srcDir, m)).href);
-  const [json, artifacts, tfidf, o200k, io, detect] = await Promise.all([
+  const [json, artifacts, tfidf, o200k, io, detect, lexicon, sem, wf] = await Promise.all([
     load('util/stable-json.js'),
     load('emit/artifacts.js'),
     load('propose/tfidf.js'),
     load('text/o200k.js'),
     load('graph/artifacts.js'),
     load('passages/detect.js'),
+    load('graph/lexicon.js'),
+    load('graph/edges/sem.js'),
+    load('graph/edges/wf.js'),
   ]);
   const lex = io.loadArtifactLexicon();
   return {
@@ -56,6 +66,11 @@ async function hotPaths(srcDir: string): Promise<HotPaths> {
     countTokens: o200k.o200kTokenCounter(),
     skillIO: (p) => io.skillIO(p, lex),
     bodyKeysOf: detect.bodyKeysOf,
+    tfidf: tfidf.buildTfidfFromCounts,
+    topTerms: tfidf.topTerms,
+    lexicon: lexicon.buildLexiconFromCounts,
+    semEdges: (vectors, parentIds) => sem.semRule.build({ vectors, parentIds }),
+    wfEdges: (parents, parentIds) => wf.wfRule.build({ parents, parentIds }),
   };
 }
 
@@ -69,6 +84,14 @@ const parents = loadLibrary(root)
 const units = parents.flatMap((p) => p.units.map((u) => u.text));
 const bodies = parents.map((p) => p.units.map((u) => u.text).join(''));
 const doc = { parents: parents.map((p) => mine.parentJson(p)) };
+const unitCounts = units.map((u) => mine.termCounts(u) as TermCounts);
+const unitVectors = mine.tfidf(unitCounts).vectors;
+const bodyVectors = mine.tfidf(bodies.map((b) => mine.termCounts(b) as TermCounts)).vectors;
+const parentIds = parents.map((p) => `parent:${p.path}`);
+// The graph's fields without the ones that depend on contracts (io, templates): what the lexicon is built from.
+const fieldCounts = parents.map((p, i) =>
+  FIELDS.map((f) => mine.termCounts(f === 'name' ? String(p.frontmatter.data?.['name'] ?? p.path) : f === 'description' ? String(p.frontmatter.data?.['description'] ?? '') : f === 'headings' ? p.units.flatMap((u) => (u.heading ? [u.heading] : [])).join('\n') : f === 'body' ? bodies[i]! : '') as TermCounts),
+);
 
 const cases: { name: string; run: (h: HotPaths) => unknown }[] = [
   { name: `stableStringify of parents.json (${(mine.stableStringify(doc).length / 1e6).toFixed(0)} MB)`, run: (h) => h.stableStringify(doc) },
@@ -76,6 +99,11 @@ const cases: { name: string; run: (h: HotPaths) => unknown }[] = [
   { name: `o200k count of ${bodies.length} skill bodies`, run: (h) => bodies.map(h.countTokens) },
   { name: `skillIO of ${parents.length} parents`, run: (h) => parents.map(h.skillIO) },
   { name: `bodyKeysOf of ${parents.length} parents`, run: (h) => parents.map(h.bodyKeysOf) },
+  { name: `TF-IDF vectors of ${units.length} units`, run: (h) => h.tfidf(unitCounts).vectors },
+  { name: `topTerms (8) of ${units.length} unit vectors`, run: (h) => unitVectors.map((v) => h.topTerms(v, 8)) },
+  { name: `BM25F lexicon of ${parents.length} parents`, run: (h) => h.lexicon(parentIds.map((_, i) => i), fieldCounts) },
+  { name: `sem edges of ${parents.length} parents`, run: (h) => h.semEdges(bodyVectors, parentIds) },
+  { name: `wf edges of ${parents.length} parents`, run: (h) => h.wfEdges(parents, parentIds) },
 ];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;

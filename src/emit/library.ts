@@ -125,7 +125,9 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
       artifacts.push({ path: `${dir}/SKILL.md`, content: withBom(p, rw.text), ...(p.mode !== undefined ? { mode: p.mode } : {}) });
       artifacts.push({ path: `${dir}/${rw.replacedFile}`, content: renderReplaced(p, rw, sites) });
       artifacts.push({ path: bundlePath(p.path), content: bundle });
-      const tokens = { parent: p.path, original: count(parentText(p)), skeleton: count(rw.text), bundle: count(bundle) };
+      // The bundle is the original text itself: counted once.
+      const original = count(bundle);
+      const tokens = { parent: p.path, original, skeleton: count(rw.text), bundle: original };
       perParent.push(tokens);
       hydration.set(p.path, { bundle: bundlePath(p.path), source: `${dir}/SKILL.md`, tokens: tokens.bundle });
       parentEntries.push({

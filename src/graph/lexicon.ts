@@ -22,26 +22,29 @@ export function buildLexicon(docNodes: readonly number[], texts: readonly FieldT
 /** buildLexicon over field texts already counted: per document, one TermCounts per field of FIELDS. */
 export function buildLexiconFromCounts(docNodes: readonly number[], fields: readonly (readonly TermCounts[])[]): Lexicon {
   const lengths: number[][] = FIELDS.map(() => []);
+  // Each term's "doc field tf" triples, by document and then field: the documents are read in
+  // order and each one's fields in order, so every list is appended to in that order already.
+  // Terms enter the map where they are first met, which bodyNorms' sums follow.
   const byTerm = new Map<string, number[]>();
-  fields.forEach((doc, d) => {
-    const tf = new Map<string, number[]>();
-    FIELDS.forEach((_, f) => {
+  for (let d = 0; d < fields.length; d++) {
+    const doc = fields[d]!;
+    for (let f = 0; f < FIELDS.length; f++) {
       const counted = doc[f]!;
       lengths[f]!.push(counted.length);
-      counted.terms.forEach((t, k) => {
-        let row = tf.get(t);
-        if (!row) tf.set(t, (row = FIELDS.map(() => 0)));
-        row[f] = counted.counts[k]!;
-      });
-    });
-    for (const [t, row] of tf) {
-      let list = byTerm.get(t);
-      if (!list) byTerm.set(t, (list = []));
-      row.forEach((n, f) => {
-        if (n > 0) list.push(d, f, n);
-      });
+      for (let k = 0; k < counted.terms.length; k++) {
+        const t = counted.terms[k]!;
+        const n = counted.counts[k]!;
+        let list = byTerm.get(t);
+        if (!list) byTerm.set(t, (list = []));
+        // A term listed twice in one field counts as its last entry says (none if that is not positive).
+        const last = list.length - 3;
+        const again = last >= 0 && list[last] === d && list[last + 1] === f;
+        if (again && n > 0) list[last + 2] = n;
+        else if (again) list.length = last;
+        else if (n > 0) list.push(d, f, n);
+      }
     }
-  });
+  }
   const postings: Record<string, string> = {};
   for (const t of [...byTerm.keys()].sort()) postings[t] = encodePostings(byTerm.get(t)!);
   return { docs: docNodes, lengths, postings, norms: bodyNorms(fields.length, byTerm) };

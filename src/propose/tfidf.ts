@@ -68,8 +68,10 @@ export function buildTfidf(texts: readonly string[]): TfidfModel {
 export function buildTfidfFromCounts(docs: readonly TermCounts[]): TfidfModel {
   const termIds = new Map<string, number>();
   const df: number[] = [];
-  const ids = docs.map((doc) =>
-    doc.terms.map((tok) => {
+  const ids = docs.map((doc) => {
+    const out = new Uint32Array(doc.terms.length);
+    for (let k = 0; k < out.length; k++) {
+      const tok = doc.terms[k]!;
       let id = termIds.get(tok);
       if (id === undefined) {
         id = termIds.size;
@@ -77,26 +79,56 @@ export function buildTfidfFromCounts(docs: readonly TermCounts[]): TfidfModel {
         df.push(0);
       }
       df[id]!++;
-      return id;
-    }),
-  );
+      out[k] = id;
+    }
+    return out;
+  });
   const n = docs.length;
+  // A document's count of each of its terms, by term id; `owner` says which document wrote it, so
+  // the tables are filled once for all documents, never cleared.
+  const countOf = new Float64Array(termIds.size);
+  const owner = new Int32Array(termIds.size).fill(-1);
   const vectors = docs.map((doc, d) => {
-    const order = ids[d]!.map((_, k) => k).sort((a, b) => ids[d]![a]! - ids[d]![b]!);
-    const weights = new Float64Array(order.length);
+    const own = ids[d]!;
+    let distinct = true;
+    for (let k = 0; k < own.length; k++) {
+      const id = own[k]!;
+      if (owner[id] === d) distinct = false;
+      owner[id] = d;
+      countOf[id] = doc.counts[k]!;
+    }
+    // Counts from termCounts name each term once. A term named twice keeps both entries, in order.
+    if (!distinct) return vectorOf(doc, own, df, n);
+    const terms = own.slice().sort();
+    const weights = new Float64Array(terms.length);
     let norm = 0;
-    order.forEach((k, i) => {
-      const w = tfidfWeight(doc.counts[k]!, df[ids[d]![k]!]!, n);
+    for (let i = 0; i < terms.length; i++) {
+      const w = tfidfWeight(countOf[terms[i]!]!, df[terms[i]!]!, n);
       weights[i] = w;
       norm += w * w;
-    });
+    }
     norm = Math.sqrt(norm) || 1;
     for (let i = 0; i < weights.length; i++) weights[i]! /= norm;
-    return { terms: Uint32Array.from(order, (k) => ids[d]![k]!), weights };
+    return { terms, weights };
   });
   const vocabulary = new Array<string>(termIds.size);
   for (const [t, id] of termIds) vocabulary[id] = t;
   return { vectors, vocabulary };
+}
+
+/** One document's vector by a stable sort of its entries by term id (any counts, repeated terms too). */
+function vectorOf(doc: TermCounts, ids: Uint32Array, df: readonly number[], n: number): SparseVector {
+  const order = Array.from(ids.keys()).sort((a, b) => ids[a]! - ids[b]!);
+  const weights = new Float64Array(order.length);
+  let norm = 0;
+  order.forEach((k, i) => {
+    const w = tfidfWeight(doc.counts[k]!, df[ids[k]!]!, n);
+    weights[i] = w;
+    norm += w * w;
+  });
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < weights.length; i++) weights[i]! /= norm;
+  return { terms: Uint32Array.from(order, (k) => ids[k]!), weights };
 }
 
 /** The weight of a term occurring tf times in a document, in df of n documents: (1 + ln tf)·ln((1 + n)/(1 + df)). */
@@ -118,8 +150,23 @@ export function cosine(a: SparseVector, b: SparseVector): number {
   return dot;
 }
 
-/** The k highest-weighted term ids of a vector (ties by term id). */
+/**
+ * The k highest-weighted term ids of a vector (ties by term id), highest first. A vector's terms
+ * rise by id, so of two equal weights the one met first goes first; the k kept so far are held
+ * in that order and a term enters only by beating the last of them: no sort of the whole vector.
+ */
 export function topTerms(v: SparseVector, k: number): number[] {
-  const idx = [...v.terms.keys()].sort((p, q) => v.weights[q]! - v.weights[p]! || v.terms[p]! - v.terms[q]!);
-  return idx.slice(0, k).map((i) => v.terms[i]!);
+  const kept: number[] = [];
+  if (k <= 0) return kept;
+  for (let i = 0; i < v.terms.length; i++) {
+    const w = v.weights[i]!;
+    if (kept.length === k) {
+      if (!(w > v.weights[kept[k - 1]!]!)) continue;
+      kept.pop();
+    }
+    let at = kept.length;
+    while (at > 0 && v.weights[kept[at - 1]!]! < w) at--;
+    kept.splice(at, 0, i);
+  }
+  return kept.map((i) => v.terms[i]!);
 }

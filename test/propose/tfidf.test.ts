@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTfidf, buildTfidfFromCounts, isTermCounts, termCounts, tfidfWeight } from '../../src/propose/tfidf.js';
+import { buildTfidf, buildTfidfFromCounts, isTermCounts, termCounts, tfidfWeight, topTerms, type SparseVector } from '../../src/propose/tfidf.js';
 import { contentTokens } from '../../src/text/tokens.js';
 
 describe('termCounts', () => {
@@ -39,5 +39,84 @@ describe('buildTfidfFromCounts', () => {
     const norm = Math.hypot(...w);
     expect([...last.terms]).toEqual([pdf, csv].sort((x, y) => x - y));
     expect(last.weights[[...last.terms].indexOf(pdf)]).toBeCloseTo(w[0]! / norm, 12);
+  });
+});
+
+/** The implementations these functions replaced (a sort of every entry), kept as the reference their results must equal. */
+function referenceTfidf(docs: readonly { terms: readonly string[]; counts: readonly number[] }[]) {
+  const termIds = new Map<string, number>();
+  const df: number[] = [];
+  const ids = docs.map((doc) =>
+    doc.terms.map((tok) => {
+      let id = termIds.get(tok);
+      if (id === undefined) {
+        id = termIds.size;
+        termIds.set(tok, id);
+        df.push(0);
+      }
+      df[id]!++;
+      return id;
+    }),
+  );
+  const n = docs.length;
+  return docs.map((doc, d) => {
+    const order = ids[d]!.map((_, k) => k).sort((a, b) => ids[d]![a]! - ids[d]![b]!);
+    const weights = new Float64Array(order.length);
+    let norm = 0;
+    order.forEach((k, i) => {
+      const w = tfidfWeight(doc.counts[k]!, df[ids[d]![k]!]!, n);
+      weights[i] = w;
+      norm += w * w;
+    });
+    norm = Math.sqrt(norm) || 1;
+    for (let i = 0; i < weights.length; i++) weights[i]! /= norm;
+    return { terms: Uint32Array.from(order, (k) => ids[d]![k]!), weights };
+  });
+}
+
+function referenceTopTerms(v: SparseVector, k: number): number[] {
+  const idx = [...v.terms.keys()].sort((p, q) => v.weights[q]! - v.weights[p]! || v.terms[p]! - v.terms[q]!);
+  return idx.slice(0, k).map((i) => v.terms[i]!);
+}
+
+/** A small deterministic generator (mulberry32), so a failure names a seed that reproduces it. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('buildTfidfFromCounts and topTerms against the sorts they replaced', () => {
+  it('give the same vectors, to the bit, and the same top terms on generated libraries', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const r = rng(seed);
+      const vocab = 1 + Math.floor(r() * 60);
+      const docs = Array.from({ length: Math.floor(r() * 40) }, () => {
+        const words = Array.from({ length: Math.floor(r() * 30) }, () => `w${String.fromCharCode(97 + Math.floor(r() * vocab) % 26)}${'x'.repeat(Math.floor(r() * vocab / 26))}`);
+        return termCounts(words.join(' '));
+      });
+      // Repeated terms and uneven counts, as no termCounts makes but a caller might pass.
+      if (seed % 5 === 0 && docs.length > 0) docs[0] = { terms: ['alpha', 'beta', 'alpha'], counts: [2, 1, 3], length: 6 };
+      const got = buildTfidfFromCounts(docs).vectors;
+      const want = referenceTfidf(docs);
+      expect(got.length).toBe(want.length);
+      got.forEach((v, i) => {
+        expect([...v.terms]).toEqual([...want[i]!.terms]);
+        expect([...v.weights]).toEqual([...want[i]!.weights]);
+        for (const k of [0, 1, 3, 24, 1000]) expect(topTerms(v, k)).toEqual(referenceTopTerms(v, k));
+      });
+    }
+  });
+
+  it('orders equal weights by term id in the top terms', () => {
+    const v = { terms: Uint32Array.from([2, 5, 7, 9, 11]), weights: Float64Array.from([0.5, 0.9, 0.5, 0.9, 0]) };
+    expect(topTerms(v, 3)).toEqual([5, 9, 2]);
+    expect(topTerms(v, 5)).toEqual([5, 9, 2, 7, 11]);
+    expect(topTerms(v, 0)).toEqual([]);
   });
 });

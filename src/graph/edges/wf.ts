@@ -41,8 +41,9 @@ export const wfRule: EdgeRule = {
     };
     ctx.parents.forEach((p, i) => {
       for (const u of p.units) {
-        const lines = u.text.split('\n');
-        const lineText = (line: number) => lines[line - u.line] ?? '';
+        // A unit is split into lines only when one is needed: for a link, a code span or the word skill.
+        let lines: string[] | undefined;
+        const lineText = (line: number) => (lines ??= u.text.split('\n'))[line - u.line] ?? '';
         for (const l of u.links) {
           const target = linkedSkill(p, l.url, byFolder);
           if (target !== undefined) add(i, target, 'link', l.url, p.file, l.line, lineText(l.line));
@@ -54,7 +55,10 @@ export const wfRule: EdgeRule = {
           const target = resolveName(value.replace(/^[a-z0-9-]+:/, ''), i, ctx.parents, byName, prefixed);
           if (target !== undefined) add(i, target, 'mention', `\`${c.value.trim()}\``, p.file, c.line, lineText(c.line));
         }
-        lines.forEach((text, k) => {
+        // Every mention ends in the word skill (any case): a text without those letters has none.
+        if (!SKILL_LETTERS.test(u.text)) continue;
+        (lines ??= u.text.split('\n')).forEach((text, k) => {
+          if (!SKILL_LETTERS.test(text)) return;
           for (const m of namedSkills(text)) {
             const target = resolveName(m[1]!.toLowerCase(), i, ctx.parents, byName, false);
             if (target !== undefined) add(i, target, 'mention', m[0], p.file, u.line + k, text);
@@ -65,6 +69,8 @@ export const wfRule: EdgeRule = {
     return [...edges.values()].map((e): GraphEdge => ({ from: ctx.parentIds[e.from]!, to: ctx.parentIds[e.to]!, type: 'wf', weight: e.count, evidence: e.evidence }));
   },
 };
+
+const SKILL_LETTERS = /skill/i;
 
 /** "the X skill", "**X** skill": a hyphenated name, then the word skill, ending at the end of the text. */
 const NAMED_SKILL_AT_END = /\b(?:the\s+)?\*{0,2}([a-z0-9]+(?:-[a-z0-9]+)+)\*{0,2}\s+skill$/i;
