@@ -43,11 +43,13 @@ interface HotPaths {
   readonly lexicon: (docNodes: readonly number[], fields: readonly (readonly TermCounts[])[]) => unknown;
   readonly semEdges: (vectors: readonly SparseVector[], parentIds: readonly string[]) => unknown;
   readonly wfEdges: (parents: readonly Parent[], parentIds: readonly string[]) => unknown;
+  /** The propose pass over the parents alone (no copies or passages set aside): frames, TF-IDF, linkage, chains, templates. */
+  readonly propose: (parents: readonly Parent[]) => unknown;
 }
 
 async function hotPaths(srcDir: string): Promise<HotPaths> {
   const load = (m: string) => import(pathToFileURL(path.join(srcDir, m)).href);
-  const [json, artifacts, tfidf, o200k, io, detect, lexicon, sem, wf] = await Promise.all([
+  const [json, artifacts, tfidf, o200k, io, detect, lexicon, sem, wf, propose, policy] = await Promise.all([
     load('util/stable-json.js'),
     load('emit/artifacts.js'),
     load('propose/tfidf.js'),
@@ -57,6 +59,8 @@ async function hotPaths(srcDir: string): Promise<HotPaths> {
     load('graph/lexicon.js'),
     load('graph/edges/sem.js'),
     load('graph/edges/wf.js'),
+    load('passes/propose.js'),
+    load('policy/policy.js'),
   ]);
   const lex = io.loadArtifactLexicon();
   return {
@@ -71,6 +75,7 @@ async function hotPaths(srcDir: string): Promise<HotPaths> {
     lexicon: lexicon.buildLexiconFromCounts,
     semEdges: (vectors, parentIds) => sem.semRule.build({ vectors, parentIds }),
     wfEdges: (parents, parentIds) => wf.wfRule.build({ parents, parentIds }),
+    propose: (parents) => propose.proposePass.run({ parents, policy: policy.loadPolicy() }, { progress: () => {}, report: () => {}, jobs: 1 }),
   };
 }
 
@@ -104,6 +109,7 @@ const cases: { name: string; run: (h: HotPaths) => unknown }[] = [
   { name: `BM25F lexicon of ${parents.length} parents`, run: (h) => h.lexicon(parentIds.map((_, i) => i), fieldCounts) },
   { name: `sem edges of ${parents.length} parents`, run: (h) => h.semEdges(bodyVectors, parentIds) },
   { name: `wf edges of ${parents.length} parents`, run: (h) => h.wfEdges(parents, parentIds) },
+  { name: `propose pass over ${parents.length} parents`, run: (h) => h.propose(parents) },
 ];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;

@@ -10,7 +10,7 @@ import { loadVerbLexicon } from '../propose/lexicon.js';
 import { frameOf } from '../propose/frame.js';
 import { buildTfidf } from '../propose/tfidf.js';
 import { singleLinkage, splitChains } from '../propose/cluster.js';
-import { cosine, type SparseVector } from '../propose/tfidf.js';
+import { SpreadVector, type SparseVector } from '../propose/tfidf.js';
 import { templateClusters } from '../propose/template-clusters.js';
 import { sha256 } from '../util/hash.js';
 import type { Pass } from './pass.js';
@@ -24,16 +24,36 @@ import type { Pass } from './pass.js';
 const CORE_MIN = 0.35;
 
 /** The smallest edge of a maximum spanning tree over the members: what linked the last of them. */
-function minLinkWithin(vectors: readonly SparseVector[], members: readonly number[]): number {
-  const best = new Map(members.slice(1).map((m) => [m, cosine(vectors[members[0]!]!, vectors[m]!)]));
+export function minLinkWithin(vectors: readonly SparseVector[], members: readonly number[]): number {
+  // Prim's algorithm: each member not yet reached keeps its best cosine to those reached. The pick
+  // is the highest, the smallest member on ties, so the order the rest are scanned in is free.
+  const rest = members.slice(1);
+  const best = new Float64Array(rest.length);
+  const spread = new SpreadVector();
+  spread.load(vectors[members[0]!]!);
+  rest.forEach((m, k) => (best[k] = spread.cosine(vectors[m]!)));
+  let left = rest.length;
   let min = 1;
-  while (best.size > 0) {
+  while (left > 0) {
+    let at = -1;
     let pick = -1;
     let value = -1;
-    for (const [m, c] of best) if (c > value || (c === value && m < pick)) [pick, value] = [m, c];
+    for (let k = 0; k < left; k++) {
+      const m = rest[k]!;
+      const c = best[k]!;
+      if (c > value || (c === value && m < pick)) {
+        at = k;
+        pick = m;
+        value = c;
+      }
+    }
     min = Math.min(min, value);
-    best.delete(pick);
-    for (const [m, c] of best) best.set(m, Math.max(c, cosine(vectors[pick]!, vectors[m]!)));
+    // The picked member leaves: the last one takes its place.
+    left--;
+    rest[at] = rest[left]!;
+    best[at] = best[left]!;
+    spread.load(vectors[pick]!);
+    for (let k = 0; k < left; k++) best[k] = Math.max(best[k]!, spread.cosine(vectors[rest[k]!]!));
   }
   return min;
 }

@@ -6,7 +6,7 @@
  * component are skipped, which keeps dense groups of near-identical units cheap without changing
  * the components. Sub-quadratic: at most n·topK·window comparisons.
  */
-import { cosine, topTerms, type SparseVector } from './tfidf.js';
+import { SpreadVector, topTerms, type SparseVector } from './tfidf.js';
 
 export interface LinkOptions {
   readonly threshold: number;
@@ -74,7 +74,10 @@ export function singleLinkage(vectors: readonly SparseVector[], blocks: readonly
   }
   const position = new Int32Array(postings.length);
   let comparisons = 0;
+  const spread = new SpreadVector();
   for (let i = 0; i < n; i++) {
+    if (tops[i]!.length === 0) continue;
+    spread.load(vectors[i]!);
     for (const id of tops[i]!) {
       const list = postings[id]!;
       const at = position[id]!;
@@ -83,7 +86,7 @@ export function singleLinkage(vectors: readonly SparseVector[], blocks: readonly
         const j = list[k]!;
         if (find(i) === find(j)) continue;
         comparisons++;
-        const c = cosine(vectors[i]!, vectors[j]!);
+        const c = spread.cosine(vectors[j]!);
         if (c >= opts.threshold) union(i, j, c);
       }
     }
@@ -124,19 +127,52 @@ export function splitChains(vectors: readonly SparseVector[], blocks: readonly (
 
 /** Whether every member's cosine to the members' normalised centroid reaches `min`. */
 export function hasCore(vectors: readonly SparseVector[], members: readonly number[], min: number): boolean {
-  const sum = new Map<number, number>();
+  // The centroid's sums by term id in a table, and the terms in the order they were first met: the
+  // norm adds their squares in that order. The tables are kept between calls, cleared term by term.
+  let top = 0;
   for (const i of members) {
     const v = vectors[i]!;
-    for (let k = 0; k < v.terms.length; k++) sum.set(v.terms[k]!, (sum.get(v.terms[k]!) ?? 0) + v.weights[k]!);
+    if (v.terms.length > 0) top = Math.max(top, v.terms[v.terms.length - 1]! + 1);
+  }
+  if (top > centroid.length) {
+    centroid = new Float64Array(Math.max(top, centroid.length * 2));
+    met = new Uint8Array(centroid.length);
+  }
+  const sum = centroid;
+  const order: number[] = [];
+  for (const i of members) {
+    const v = vectors[i]!;
+    for (let k = 0; k < v.terms.length; k++) {
+      const t = v.terms[k]!;
+      if (met[t] === 0) {
+        met[t] = 1;
+        order.push(t);
+      }
+      sum[t]! += v.weights[k]!;
+    }
   }
   let norm = 0;
-  for (const w of sum.values()) norm += w * w;
+  for (const t of order) norm += sum[t]! * sum[t]!;
   norm = Math.sqrt(norm) || 1;
   for (const i of members) {
     const v = vectors[i]!;
     let dot = 0;
-    for (let k = 0; k < v.terms.length; k++) dot += v.weights[k]! * (sum.get(v.terms[k]!) ?? 0);
-    if (dot / norm < min) return false;
+    for (let k = 0; k < v.terms.length; k++) dot += v.weights[k]! * sum[v.terms[k]!]!;
+    if (dot / norm < min) {
+      clearCentroid(order);
+      return false;
+    }
   }
+  clearCentroid(order);
   return true;
+}
+
+let centroid = new Float64Array(0);
+let met = new Uint8Array(0);
+
+function clearCentroid(terms: readonly number[]): void {
+  for (const t of terms) {
+    centroid[t] = 0;
+    met[t] = 0;
+  }
 }

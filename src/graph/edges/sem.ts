@@ -8,7 +8,7 @@
  * 4,000-skill library is 400 candidates per term); a term that common says little about which
  * five parents are nearest.
  */
-import { topTerms, type SparseVector } from '../../propose/tfidf.js';
+import { SpreadVector, topTerms } from '../../propose/tfidf.js';
 import type { GraphEdge } from '../types.js';
 import type { EdgeRule } from './edge-rule.js';
 import { roundTo } from '../../util/round.js';
@@ -33,21 +33,9 @@ export const semRule: EdgeRule = {
         list.push(i);
       }
     });
-    // Parent i's vector spread over the vocabulary, so a cosine with a candidate is one pass over
-    // the candidate's terms. The products and their order (ascending term id, as cosine() adds
-    // them) are the same, so the sums are the same to the bit. Candidacy is symmetric (i and j
-    // share a top term), and so is the sum, so each pair is measured once, from its lower index.
-    let vocabulary = 0;
-    for (const v of ctx.vectors) if (v.terms.length > 0) vocabulary = Math.max(vocabulary, v.terms[v.terms.length - 1]! + 1);
-    const dense = new Float64Array(vocabulary);
-    const denseCosine = (b: SparseVector): number => {
-      let dot = 0;
-      for (let k = 0; k < b.terms.length; k++) {
-        const a = dense[b.terms[k]!]!;
-        if (a !== 0) dot += a * b.weights[k]!;
-      }
-      return dot;
-    };
+    // Candidacy is symmetric (i and j share a top term), and so is the cosine, so each pair is
+    // measured once, from its lower index, with i's vector spread over the vocabulary.
+    const spread = new SpreadVector();
     const close: { j: number; sim: number }[][] = Array.from({ length: n }, () => []);
     for (let i = 0; i < n; i++) {
       const seen = new Set<number>();
@@ -56,15 +44,14 @@ export const semRule: EdgeRule = {
         if (list.length > maxDf) continue;
         for (const j of list) if (j > i) seen.add(j);
       }
-      const vi = ctx.vectors[i]!;
-      for (let k = 0; k < vi.terms.length; k++) dense[vi.terms[k]!] = vi.weights[k]!;
+      if (seen.size === 0) continue;
+      spread.load(ctx.vectors[i]!);
       for (const j of seen) {
-        const sim = denseCosine(ctx.vectors[j]!);
+        const sim = spread.cosine(ctx.vectors[j]!);
         if (sim < MIN_COSINE) continue;
         close[i]!.push({ j, sim });
         close[j]!.push({ j: i, sim });
       }
-      for (let k = 0; k < vi.terms.length; k++) dense[vi.terms[k]!] = 0;
     }
     const edges: GraphEdge[] = [];
     for (let i = 0; i < n; i++) {
