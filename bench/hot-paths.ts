@@ -45,11 +45,12 @@ interface HotPaths {
   readonly wfEdges: (parents: readonly Parent[], parentIds: readonly string[]) => unknown;
   /** The propose pass over the parents alone (no copies or passages set aside): frames, TF-IDF, linkage, chains, templates. */
   readonly propose: (parents: readonly Parent[]) => unknown;
+  readonly actionLineTexts: (u: Parent['units'][number]) => unknown;
 }
 
 async function hotPaths(srcDir: string): Promise<HotPaths> {
   const load = (m: string) => import(pathToFileURL(path.join(srcDir, m)).href);
-  const [json, artifacts, tfidf, o200k, io, detect, lexicon, sem, wf, propose, policy] = await Promise.all([
+  const [json, artifacts, tfidf, o200k, io, detect, lexicon, sem, wf, propose, policy, actions] = await Promise.all([
     load('util/stable-json.js'),
     load('emit/artifacts.js'),
     load('propose/tfidf.js'),
@@ -61,6 +62,7 @@ async function hotPaths(srcDir: string): Promise<HotPaths> {
     load('graph/edges/wf.js'),
     load('passes/propose.js'),
     load('policy/policy.js'),
+    load('extract/action-lines.js'),
   ]);
   const lex = io.loadArtifactLexicon();
   return {
@@ -75,6 +77,7 @@ async function hotPaths(srcDir: string): Promise<HotPaths> {
     lexicon: lexicon.buildLexiconFromCounts,
     semEdges: (vectors, parentIds) => sem.semRule.build({ vectors, parentIds }),
     wfEdges: (parents, parentIds) => wf.wfRule.build({ parents, parentIds }),
+    actionLineTexts: actions.actionLineTexts,
     propose: (parents) => propose.proposePass.run({ parents, policy: policy.loadPolicy() }, { progress: () => {}, report: () => {}, jobs: 1 }),
   };
 }
@@ -109,6 +112,7 @@ const cases: { name: string; run: (h: HotPaths) => unknown }[] = [
   { name: `BM25F lexicon of ${parents.length} parents`, run: (h) => h.lexicon(parentIds.map((_, i) => i), fieldCounts) },
   { name: `sem edges of ${parents.length} parents`, run: (h) => h.semEdges(bodyVectors, parentIds) },
   { name: `wf edges of ${parents.length} parents`, run: (h) => h.wfEdges(parents, parentIds) },
+  { name: `action lines of ${units.length} units`, run: (h) => parents.flatMap((p) => p.units.map(h.actionLineTexts)) },
   { name: `propose pass over ${parents.length} parents`, run: (h) => h.propose(parents) },
 ];
 

@@ -40,9 +40,10 @@ export function actionLineTexts(unit: Unit): ActionLineText[] {
 function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: boolean, text: string, line: number) => T): T[] {
   const out: T[] = [];
   const push = (source: ActionLine['source'], text: string, line: number, shell = false) => {
-    const t = text.replace(/\s+/g, ' ').trim();
-    // Markup and punctuation lines (`</plugin>`, `});`) carry no action.
-    if (t.length < 2 || t.length > MAX_LINE_CHARS || !/[A-Za-z0-9_]{2}/.test(t.replace(/<\/?[\w.-]+>/g, ''))) return;
+    // Runs of whitespace become one space; a text whose only whitespace is single spaces is kept as it is.
+    const t = (/[^\S ]| {2}/.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
+    // Markup and punctuation lines (`</plugin>`, `});`) carry no action. (Without a '<' there is no tag to take out.)
+    if (t.length < 2 || t.length > MAX_LINE_CHARS || !/[A-Za-z0-9_]{2}/.test(t.includes('<') ? t.replace(/<\/?[\w.-]+>/g, '') : t)) return;
     out.push(make(source, shell, t, line));
   };
   for (const block of unit.codeBlocks) {
@@ -51,14 +52,15 @@ function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: bool
     let pending = '';
     let pendingLine = 0;
     let kept = 0;
-    lines.forEach((raw, i) => {
-      if (kept >= MAX_LINES_PER_BLOCK) return;
-      let l = raw.replace(/^\s*(\$|>|PS>|#>)\s+/, '').trimEnd();
-      if (/^\s*(#|\/\/|--)/.test(l) && !pending) return;
+    for (let i = 0; i < lines.length && kept < MAX_LINES_PER_BLOCK; i++) {
+      const raw = lines[i]!;
+      // Every prompt holds a '$' or a '>': a line with neither has none to strip.
+      let l = (raw.includes('$') || raw.includes('>') ? raw.replace(/^\s*(\$|>|PS>|#>)\s+/, '') : raw).trimEnd();
+      if (!pending && /^\s*(#|\/\/|--)/.test(l)) continue;
       if (!pending) pendingLine = block.line + 1 + i;
       if (l.endsWith('\\')) {
         pending += l.slice(0, -1) + ' ';
-        return;
+        continue;
       }
       l = pending + l;
       pending = '';
@@ -66,7 +68,7 @@ function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: bool
         push('code', l, pendingLine, shell);
         kept++;
       }
-    });
+    }
     if (pending.trim()) push('code', pending, pendingLine, shell);
   }
   for (const c of unit.inlineCode) if (/\s/.test(c.value.trim()) || /^[A-Z][A-Z0-9_]{3,}$/.test(c.value)) push('inline', c.value, c.line);

@@ -19,11 +19,11 @@ export function frameOf(parent: Parent, unit: Unit, lexicon: VerbLexicon): Frame
     verb = firstVerb(heading, lexicon);
     if (verb === null) {
       const step = unit.bullets.find((b) => b.ordered && b.depth === 1);
-      const firstSentence = unit.text.slice(unit.text.indexOf('\n') + 1).trim().split(/(?<=[.!?])\s|\n\n/)[0] ?? '';
-      for (const candidate of [step?.text ?? '', firstSentence]) {
-        verb = firstVerb(candidate, lexicon, 3);
+      for (const candidate of [() => step?.text ?? '', () => firstSentence(unit.text)]) {
+        const text = candidate();
+        verb = firstVerb(text, lexicon, 3);
         if (verb !== null) {
-          if (!heading) objectSource = candidate;
+          if (!heading) objectSource = text;
           break;
         }
       }
@@ -39,6 +39,20 @@ export function frameOf(parent: Parent, unit: Unit, lexicon: VerbLexicon): Frame
   const codeLangs = [...new Set(unit.codeBlocks.map((c) => (c.lang ?? 'text').toLowerCase()))].sort();
   return { unit: unit.id, verb, objects, codeLangs, linkedScripts: linkedScripts(parent, unit).map((s) => s.path) };
 }
+
+/**
+ * The unit's text after its first line, trimmed, up to the end of its first sentence (a space after
+ * '.', '!' or '?', or a blank line): what splitting it there would give first, without splitting
+ * the rest.
+ */
+export function firstSentence(text: string): string {
+  const body = text.slice(text.indexOf('\n') + 1).trim();
+  SENTENCE_END.lastIndex = 0;
+  const end = SENTENCE_END.exec(body);
+  return end ? body.slice(0, end.index) : body;
+}
+
+const SENTENCE_END = /(?<=[.!?])\s|\n\n/g;
 
 /** The parent's scripts a unit links to or names (the frame's linked_scripts; extract and verify use them too). */
 export function linkedScripts(parent: Parent, unit: Unit): SkillFileRef[] {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildTfidf, cosine } from '../../src/propose/tfidf.js';
 import { singleLinkage } from '../../src/propose/cluster.js';
-import { frameOf } from '../../src/propose/frame.js';
+import { firstSentence, frameOf } from '../../src/propose/frame.js';
 import { loadVerbLexicon } from '../../src/propose/lexicon.js';
 import { parseSkill } from '../../src/passes/parse.js';
 import type { Diagnostic } from '../../src/ir/diagnostics.js';
@@ -57,5 +57,18 @@ describe('frames', () => {
     const notes = frameOf(parent, parent.units[4]!, lexicon);
     expect(notes.verb).toBe('extract');
     expect(notes.objects).toEqual(["tabl", "report"]);
+  });
+});
+
+describe('firstSentence', () => {
+  it('is the first piece of the text split at sentence ends, on generated texts', () => {
+    const pieces = ['Run', ' ', 'the tests', '.', '!', '?', '\n', '\n\n', '  ', 'e.g.', 'v1.2', '\t', 'Done', '\u00a0', '...', '\r\n'];
+    let seed = 7;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let n = 0; n < 5000; n++) {
+      const text = Array.from({ length: Math.floor(next() * 14) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+      const split = text.slice(text.indexOf('\n') + 1).trim().split(/(?<=[.!?])\s|\n\n/)[0] ?? '';
+      expect(firstSentence(text)).toBe(split);
+    }
   });
 });
