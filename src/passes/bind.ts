@@ -62,15 +62,41 @@ export const bindPass: Pass = {
     if (byVerb.size > 0 || actions.length > 0) {
       // A unit elsewhere is a candidate only if it holds some template's anchor text (a cheap
       // substring test before any alignment).
-      const anchors = new Map(promoted.map((c) => [c.id, c.templates.map(anchorOf).filter((a) => a !== '')]));
+      // Anchors are numbered once across contracts (several share one: "use", "open").
+      const anchorTexts: string[] = [];
+      const anchorIds = new Map<string, number>();
+      const anchors = new Map(
+        promoted.map((c) => [
+          c.id,
+          c.templates.map(anchorOf).flatMap((a) => {
+            if (a === '') return [];
+            let id = anchorIds.get(a);
+            if (id === undefined) anchorIds.set(a, (id = anchorTexts.push(a) - 1));
+            return [id];
+          }),
+        ]),
+      );
+      const actionMembers = new Map(actions.map((c) => [c.id, new Set(clusters.get(c.cluster)!.units)]));
+      // Whether an anchor occurs in the parent at all (0 not asked yet, 1 yes, 2 no): a unit's text
+      // is a slice of its parent's, so an anchor the whole text lacks is in none of its units.
+      const inParent = new Uint8Array(anchorTexts.length);
       for (const p of ir.parents!) {
         if (p.bounded || p.malicious) continue;
+        inParent.fill(0);
+        let whole: string | undefined;
+        const consider = (c: Contract, u: Unit) => {
+          for (const id of anchors.get(c.id)!) {
+            if (inParent[id] === 0) inParent[id] = (whole ??= p.units.map((x) => x.text).join('')).includes(anchorTexts[id]!) ? 1 : 2;
+            if (inParent[id] === 1 && u.text.includes(anchorTexts[id]!)) {
+              candidates.push({ contract: c, parent: p, unit: u, detection: 'match', score: profiles.get(c.cluster)!.score });
+              return;
+            }
+          }
+        };
         for (const u of p.units) {
           const verb = frames.get(u.id)?.verb;
-          for (const c of [...(verb && !memberUnits.has(u.id) ? byVerb.get(verb) ?? [] : []), ...actions]) {
-            if (c.scope === 'action' && clusters.get(c.cluster)!.units.includes(u.id)) continue;
-            if (anchors.get(c.id)!.some((a) => u.text.includes(a))) candidates.push({ contract: c, parent: p, unit: u, detection: 'match', score: profiles.get(c.cluster)!.score });
-          }
+          if (verb && !memberUnits.has(u.id)) for (const c of byVerb.get(verb) ?? []) consider(c, u);
+          for (const c of actions) if (!actionMembers.get(c.id)!.has(u.id)) consider(c, u);
         }
       }
     }
