@@ -289,16 +289,35 @@ function removeQuietly(file: string): void {
 /** A new file with the content, given whole or as pieces written one after another; returns its SHA-256. */
 function writeContent(target: string, content: string | Uint8Array | Iterable<string>): string {
   const hash = crypto.createHash('sha256');
+  // Text is encoded once, and the same bytes are written and hashed (each would encode it again).
   if (typeof content === 'string' || content instanceof Uint8Array) {
-    fs.writeFileSync(target, content, { flag: 'wx' });
-    return hash.update(content).digest('hex');
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    fs.writeFileSync(target, bytes, { flag: 'wx' });
+    return hash.update(bytes).digest('hex');
   }
   const fd = fs.openSync(target, 'wx');
   try {
+    // Pieces are encoded into a buffer and written a chunk at a time. A UTF-16 code unit takes at
+    // most 3 bytes of UTF-8 (a lone surrogate becomes U+FFFD, as Buffer.from writes it), so a
+    // piece that fits by that measure fits whole; a larger one is encoded on its own.
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    let used = 0;
+    const emit = (bytes: Uint8Array) => {
+      for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+      hash.update(bytes);
+    };
     for (const piece of content) {
-      fs.writeSync(fd, piece);
-      hash.update(piece);
+      if (piece.length * 3 > CHUNK - used) {
+        if (used > 0) emit(buffer.subarray(0, used));
+        used = 0;
+        if (piece.length * 3 > CHUNK) {
+          emit(Buffer.from(piece, 'utf8'));
+          continue;
+        }
+      }
+      used += buffer.write(piece, used, 'utf8');
     }
+    if (used > 0) emit(buffer.subarray(0, used));
   } finally {
     fs.closeSync(fd);
   }
