@@ -43,6 +43,7 @@ export default defineConfig({
     main: 'build/src/cli/main.js',
     'lint-worker': 'build/src/lint/lint-worker.js',
     'parse-worker': 'build/src/passes/parse-worker.js',
+    'text-facts-worker': 'build/src/emit/text-facts-worker.js',
   },
   platform: 'node',
   plugins: [rankTable],

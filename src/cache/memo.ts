@@ -32,6 +32,11 @@ export class MemoTable<V> {
     return new MemoTable(store, entryKey, known, accept);
   }
 
+  /** How many values the last build left. */
+  get keptCount(): number {
+    return this.known.size;
+  }
+
   /** The last build's value for `key` if it has the right shape and `fits` takes it. */
   private kept(key: string, fits: (v: V) => boolean): V | undefined {
     const old = this.known.get(key);

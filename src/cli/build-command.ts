@@ -11,6 +11,7 @@ import path from 'node:path';
 import pc from 'picocolors';
 import { loadLibrary, LibraryUnreadableError, DEFAULT_MAX_SKILL_BYTES } from '../load/load-library.js';
 import { runPipeline } from '../passes/driver.js';
+import { startTextFacts, TEXT_FACTS_MIN_SKILLS, type PendingTextFacts, type TextFacts } from '../emit/text-facts.js';
 import { PASSES } from '../passes/registry.js';
 import { buildReport } from '../report/build-report.js';
 import { parentsItemMemo, renderArtifacts } from '../emit/artifacts.js';
@@ -156,6 +157,16 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
 
   const jobs = opts.jobs ?? defaultJobs();
   baselineWasmOnly();
+  const memo = cache
+    ? {
+        tokenCounts: MemoTable.load(cache, 'token-counts', (v): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0),
+        termCounts: MemoTable.load(cache, 'term-counts', isTermCounts),
+        skillIO: MemoTable.load(cache, 'skill-io', isSkillIO),
+      }
+    : undefined;
+  // With nothing kept from an earlier build, rendering's per-skill values are computed on the
+  // idle core while the passes run (emit/text-facts.ts).
+  let facts: PendingTextFacts | undefined;
   const result = await runPipeline({ source, policy }, PASSES, {
     onProgress: (pass, d, t) => {
       progress.update(pass.name, d, t);
@@ -164,17 +175,19 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
       // done and no longer compete with concurrent marking for the cores.
       if (opts.limitHeapGrowth && pass.name === 'parse' && d === t) limitHeapGrowth();
     },
-    onPassEnd: () => progress.done(),
+    onPassEnd: (pass, _timing, ir) => {
+      progress.done();
+      if (pass.name === 'parse' && ir.parents && ir.parents.length >= TEXT_FACTS_MIN_SKILLS && (!memo || memo.tokenCounts.keptCount === 0)) facts = startTextFacts(ir.parents);
+    },
   }, jobs, llm, cache);
   const tEmit = performance.now();
-  const memo = cache
-    ? {
-        tokenCounts: MemoTable.load(cache, 'token-counts', (v): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0),
-        termCounts: MemoTable.load(cache, 'term-counts', isTermCounts),
-        skillIO: MemoTable.load(cache, 'skill-io', isSkillIO),
-      }
-    : undefined;
-  const rendered = await renderLibrary(result.ir, path.resolve(library), memo ? { ...memo, typeScript: typeScriptMemoOf(cache) } : undefined);
+  let known: TextFacts | null = null;
+  try {
+    known = facts ? await facts.result : null;
+  } finally {
+    facts?.stop();
+  }
+  const rendered = await renderLibrary(result.ir, path.resolve(library), memo ? { ...memo, typeScript: typeScriptMemoOf(cache) } : undefined, known);
   if (memo) for (const table of Object.values(memo)) table.save();
   const tRendered = performance.now();
   const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true, refactor: rendered.stats, llm: llm?.usage() ?? null });

@@ -23,6 +23,7 @@ import { CORE_FILE, encodeQueryIndex, NODES_FILE, POSTINGS_FILE } from '../graph
 import { buildGraph, type ParentHydration } from '../graph/build-graph.js';
 import type { MemoTable } from '../cache/memo.js';
 import type { TypeScriptMemo } from '../typed/compile-memo.js';
+import type { TextFacts } from './text-facts.js';
 import { sha256 } from '../util/hash.js';
 import { termCounts, type TermCounts } from '../propose/tfidf.js';
 import { loadArtifactLexicon, skillIO, skillIOInput, type SkillIO } from '../graph/artifacts.js';
@@ -99,9 +100,13 @@ export interface RenderMemo {
   readonly typeScript?: TypeScriptMemo;
 }
 
-/** @param memo values of earlier builds (the build cache); without it everything is computed. */
-export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: RenderMemo): Promise<RenderedLibrary> {
+/**
+ * @param memo values of earlier builds (the build cache); without it everything is computed.
+ * @param facts per-skill values computed while the passes ran (text-facts.ts), for these parents.
+ */
+export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: RenderMemo, facts?: TextFacts | null): Promise<RenderedLibrary> {
   const parents = ir.parents ?? [];
+  const known = facts && facts.parents === parents ? facts : undefined;
   const artifacts: Artifact[] = [];
   const rewrites = new Map((ir.rewrites ?? []).map((r) => [r.parent, r]));
   const callSites = ir.callSites ?? [];
@@ -109,11 +114,17 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
   const callSitesByContract = groupBy(callSites, (c) => c.contract);
   const counter = await loadTokenCounter();
   const count = memo ? byText(memo.tokenCounts, counter) : counter;
+  // A skill's own text: its count is known when the facts are (and kept in the memo like any other).
+  const countOriginal = (i: number, text: string): number => {
+    if (!known) return count(text);
+    const value = known.tokens[i]!;
+    return memo ? byText(memo.tokenCounts, () => value)(text) : value;
+  };
   const perParent: ParentTokens[] = [];
   const hydration = new Map<string, ParentHydration>();
   const parentEntries: unknown[] = [];
 
-  for (const p of parents) {
+  for (const [i, p] of parents.entries()) {
     const dir = skillDir(p.path);
     const rw = rewrites.get(p.path);
     if (rw) {
@@ -126,7 +137,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
       artifacts.push({ path: `${dir}/${rw.replacedFile}`, content: renderReplaced(p, rw, sites) });
       artifacts.push({ path: bundlePath(p.path), content: bundle });
       // The bundle is the original text itself: counted once.
-      const original = count(bundle);
+      const original = countOriginal(i, bundle);
       const tokens = { parent: p.path, original, skeleton: count(rw.text), bundle: original };
       perParent.push(tokens);
       hydration.set(p.path, { bundle: bundlePath(p.path), source: `${dir}/SKILL.md`, tokens: tokens.bundle });
@@ -144,7 +155,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
     } else {
       artifacts.push({ path: `${dir}/SKILL.md`, copyFrom: path.join(libraryRoot, ...p.file.split('/')), sha256: p.sha256, ...(p.mode !== undefined ? { mode: p.mode } : {}) });
       // Nothing was rewritten: the skill itself is what an agent reads.
-      hydration.set(p.path, { bundle: `${dir}/SKILL.md`, source: `${dir}/SKILL.md`, tokens: count(parentText(p)) });
+      hydration.set(p.path, { bundle: `${dir}/SKILL.md`, source: `${dir}/SKILL.md`, tokens: countOriginal(i, parentText(p)) });
     }
     for (const f of [...p.scripts, ...p.references, ...p.assets]) {
       const target = `${dir}/${f.relPath}`;
@@ -153,15 +164,19 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
     }
   }
 
+  const position = known ? new Map(known.parents.map((p, i) => [p, i])) : undefined;
+  const computeIO = (p: Parent) => (position ? known!.io[position.get(p)!]! : skillIO(p, loadArtifactLexicon()));
+  const countBody = (p: Parent, body: string) => (position ? known!.bodyCounts[position.get(p)!]! : termCounts(body));
   const graph = buildGraph(
     ir,
     hydration,
     memo
       ? {
           termCounts: byText(memo.termCounts, termCounts),
-          skillIO: (p) => memo.skillIO.through(sha256(skillIOInput(p)), () => skillIO(p, loadArtifactLexicon())),
+          bodyCounts: (p, body) => byText(memo.termCounts, () => countBody(p, body))(body),
+          skillIO: (p) => memo.skillIO.through(sha256(skillIOInput(p)), () => computeIO(p)),
         }
-      : undefined,
+      : { termCounts, bodyCounts: countBody, skillIO: computeIO },
   );
   artifacts.push(jsonArtifact('graph.json', 'graph', graph, 0));
   // The same graph encoded for a query's cold start: what every query reads, and the rest by byte range.

@@ -35,6 +35,8 @@ export function contractNodeId(id: string): string {
  */
 export interface GraphMemo {
   readonly termCounts: (text: string) => TermCounts;
+  /** termCounts of a parent's body (bodyText(p), given): bodies may have been counted beforehand. */
+  readonly bodyCounts?: (p: Parent, body: string) => TermCounts;
   /** skillIO with the rules' artifact lexicon (rules/ is in every cache key's code fingerprint). */
   readonly skillIO: (p: Parent) => SkillIO;
 }
@@ -61,7 +63,7 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   const parentIds = parents.map((p) => parentNodeId(p.path));
   // Each body is tokenised once, for the sem rule's TF-IDF vectors and for the lexicon's body field.
   const bodies = parents.map(bodyText);
-  const bodyCounts = bodies.map((body) => memo.termCounts(body));
+  const bodyCounts = bodies.map((body, i) => (memo.bodyCounts ? memo.bodyCounts(parents[i]!, body) : memo.termCounts(body)));
   const vectors = buildTfidfFromCounts(bodyCounts).vectors;
 
   const sharing = new Set((ir.passages ?? []).flatMap((x) => x.members.map((m) => m.parent)));

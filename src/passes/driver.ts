@@ -26,7 +26,8 @@ export interface PipelineResult {
 export interface PipelineHooks {
   onPassStart?(pass: Pass): void;
   onProgress?(pass: Pass, done: number, total: number): void;
-  onPassEnd?(pass: Pass, timing: PassTiming): void;
+  /** `ir` is the IR after the pass. */
+  onPassEnd?(pass: Pass, timing: PassTiming, ir: BuildIR): void;
 }
 
 export async function runPipeline(initial: BuildIR, passes: readonly Pass[], hooks: PipelineHooks = {}, jobs = 1, llm?: ModelService, cache?: CacheStore): Promise<PipelineResult> {
@@ -59,7 +60,7 @@ export async function runPipeline(initial: BuildIR, passes: readonly Pass[], hoo
     const timing: PassTiming = { pass: pass.name, ms: performance.now() - t0, diagnostics: own.length, status };
     timings.push(timing);
     diagnostics.push(...own);
-    hooks.onPassEnd?.(pass, timing);
+    hooks.onPassEnd?.(pass, timing, ir);
   }
   diagnostics.sort(compareDiagnostics);
   return { ir, diagnostics, timings };
