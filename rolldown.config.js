@@ -12,19 +12,30 @@
  * gpt-tokenizer, of which only the pre-tokenizer regex and the rank file are read.
  *
  * The build also writes o200k_base.ranks, the token counter's table as one binary file, so a
- * process reads it instead of decoding gpt-tokenizer's 200,000-line rank file (src/text/o200k.ts).
+ * process reads it instead of decoding gpt-tokenizer's 200,000-line rank file (src/text/o200k.ts),
+ * and schema-validators.cjs, the schemas' validators compiled (src/schema/standalone.ts).
  *
  * The worker entries keep their names: code finds them with `new URL('./x-worker.js',
  * import.meta.url)`, which resolves inside build/bundle/ once bundled, as inside build/src/ before.
  */
 import { defineConfig } from 'rolldown';
 import { PREBUILT_RANK_TABLE, encodeRankTable, readO200kRankFile } from './build/src/text/o200k.js';
+import { validatorsModule } from './build/src/schema/standalone.js';
+import { PRECOMPILED_FILE } from './build/src/schema/validate.js';
 
 /** Writes the o200k token table as one binary file beside the bundle (see src/text/o200k.ts). */
 const rankTable = {
   name: 'skillc-o200k-rank-table',
   generateBundle() {
     this.emitFile({ type: 'asset', fileName: PREBUILT_RANK_TABLE, source: encodeRankTable(readO200kRankFile()) });
+  },
+};
+
+/** Writes the schemas' validators, compiled, beside the bundle (see src/schema/standalone.ts). */
+const schemaValidators = {
+  name: 'skillc-schema-validators',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: PRECOMPILED_FILE, source: validatorsModule() });
   },
 };
 
@@ -46,7 +57,7 @@ export default defineConfig({
     'text-facts-worker': 'build/src/emit/text-facts-worker.js',
   },
   platform: 'node',
-  plugins: [rankTable],
+  plugins: [rankTable, schemaValidators],
   external: (id) => EXTERNAL_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`)),
   output: {
     dir: 'build/bundle',
