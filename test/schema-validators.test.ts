@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { newAjv, schemaPath, SCHEMA_NAMES, type SchemaName } from '../src/schema/validate.js';
+import { loadPrecompiled, newAjv, schemaPath, SCHEMA_NAMES, type SchemaName } from '../src/schema/validate.js';
 import { PRECOMPILED_PARTS } from '../src/schema/standalone.js';
 import { ROOT } from './helpers/cli.js';
 
@@ -115,5 +115,21 @@ describe('validators compiled at build time', () => {
     }
     // The broken copies did break something, so the comparison covered the error paths.
     expect(invalid).toBeGreaterThan(200);
+  });
+});
+
+describe('validators compiled from other schemas', () => {
+  it('are not used: the file names the digest of the schemas it was compiled from', () => {
+    expect(loadPrecompiled(file)).not.toBeNull();
+    // The same file, claiming to be compiled from other schemas (a schema edited since the build).
+    const stale = path.join(ROOT, 'build', `schema-validators-stale-${process.pid}.cjs`);
+    try {
+      fs.writeFileSync(stale, fs.readFileSync(file, 'utf8').replace(/exports\["schemasSha256"\] = "[0-9a-f]{64}"/, `exports["schemasSha256"] = "${'0'.repeat(64)}"`));
+      expect(fs.readFileSync(stale, 'utf8')).toContain('0'.repeat(64));
+      expect(loadPrecompiled(stale)).toBeNull();
+    } finally {
+      fs.rmSync(stale, { force: true });
+    }
+    expect(loadPrecompiled(path.join(ROOT, 'build', 'no-such-file.cjs'))).toBeNull();
   });
 });

@@ -164,22 +164,28 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
         skillIO: MemoTable.load(cache, 'skill-io', isSkillIO),
       }
     : undefined;
-  // With nothing kept from an earlier build, rendering's per-skill values are computed on the
-  // idle core while the passes run (emit/text-facts.ts).
+  // With nothing kept from an earlier build, rendering's per-skill values are computed in a
+  // worker thread while the passes run (emit/text-facts.ts).
   let facts: PendingTextFacts | undefined;
-  const result = await runPipeline({ source, policy }, PASSES, {
-    onProgress: (pass, d, t) => {
-      progress.update(pass.name, d, t);
-      // Once every skill is parsed the build holds the whole library's IR and allocates fast (the
-      // cache's copies of the parses first); the parse processes, whose heaps are short-lived, are
-      // done and no longer compete with concurrent marking for the cores.
-      if (opts.limitHeapGrowth && pass.name === 'parse' && d === t) limitHeapGrowth();
-    },
-    onPassEnd: (pass, _timing, ir) => {
-      progress.done();
-      if (pass.name === 'parse' && ir.parents && ir.parents.length >= TEXT_FACTS_MIN_SKILLS && (!memo || memo.tokenCounts.keptCount === 0)) facts = startTextFacts(ir.parents);
-    },
-  }, jobs, llm, cache);
+  let result: Awaited<ReturnType<typeof runPipeline>>;
+  try {
+    result = await runPipeline({ source, policy }, PASSES, {
+      onProgress: (pass, d, t) => {
+        progress.update(pass.name, d, t);
+        // Once every skill is parsed the build holds the whole library's IR and allocates fast (the
+        // cache's copies of the parses first); the parse processes, whose heaps are short-lived, are
+        // done and no longer compete with concurrent marking for the cores.
+        if (opts.limitHeapGrowth && pass.name === 'parse' && d === t) limitHeapGrowth();
+      },
+      onPassEnd: (pass, _timing, ir) => {
+        progress.done();
+        if (pass.name === 'parse' && ir.parents && ir.parents.length >= TEXT_FACTS_MIN_SKILLS && (!memo || memo.tokenCounts.keptCount === 0)) facts = startTextFacts(ir.parents);
+      },
+    }, jobs, llm, cache);
+  } catch (e) {
+    facts?.stop();
+    throw e;
+  }
   const tEmit = performance.now();
   let known: TextFacts | null = null;
   try {

@@ -80,8 +80,13 @@ export function startTextFacts(parents: readonly Parent[]): PendingTextFacts {
     w.on('error', () => settle(null));
     w.on('exit', () => settle(null));
     // Not unref'd: a build awaiting the facts must stay alive until they come (the caller stops
-    // the worker once it has them, or has given up on them).
-    w.postMessage(parents.map((p): TextFactsRequest => ({ frontmatter: p.frontmatter.raw, ioInput: skillIOInput(p) })));
+    // the worker once it has them, or has given up on them). A request that cannot be made or
+    // sent (out of memory) is a worker that failed, not a failed build.
+    try {
+      w.postMessage(parents.map((p): TextFactsRequest => ({ frontmatter: p.frontmatter.raw, ioInput: skillIOInput(p) })));
+    } catch {
+      settle(null);
+    }
   });
   return { result, stop: () => void worker?.terminate() };
 }

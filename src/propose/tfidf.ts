@@ -161,16 +161,21 @@ export function cosine(a: SparseVector, b: SparseVector): number {
 export class SpreadVector {
   private table = new Float64Array(0);
   private loaded: SparseVector | null = null;
+  /** The loaded vector's terms do not rise strictly: its cosines are cosine()'s own. */
+  private merge = false;
 
   load(v: SparseVector): void {
     this.clear();
+    for (let k = 1; k < v.terms.length && !this.merge; k++) if (v.terms[k]! <= v.terms[k - 1]!) this.merge = true;
+    this.loaded = v;
+    if (this.merge) return;
     this.cover(v);
     for (let k = 0; k < v.terms.length; k++) this.table[v.terms[k]!] = v.weights[k]!;
-    this.loaded = v;
   }
 
-  /** cosine(the loaded vector, b). */
+  /** cosine(the loaded vector, b), for b whose terms rise strictly. */
   cosine(b: SparseVector): number {
+    if (this.merge) return cosine(this.loaded!, b);
     // Every read stays inside the table: a typed array read past its end is a slow path in V8.
     this.cover(b);
     const table = this.table;
@@ -184,8 +189,9 @@ export class SpreadVector {
 
   clear(): void {
     const v = this.loaded;
-    if (v) for (let k = 0; k < v.terms.length; k++) this.table[v.terms[k]!] = 0;
+    if (v && !this.merge) for (let k = 0; k < v.terms.length; k++) this.table[v.terms[k]!] = 0;
     this.loaded = null;
+    this.merge = false;
   }
 
   /** Grows the table (keeping what it holds) to take every term of v. */
@@ -205,7 +211,10 @@ export class SpreadVector {
  */
 export function topTerms(v: SparseVector, k: number): number[] {
   const kept: number[] = [];
-  if (k <= 0) return kept;
+  // As many as slice(0, k) of the sorted terms would give (a fraction is cut, a negative k counts from the end).
+  const whole = Number.isNaN(k) ? 0 : Math.trunc(k);
+  k = whole >= 0 ? Math.min(whole, v.terms.length) : Math.max(0, v.terms.length + whole);
+  if (k === 0) return kept;
   for (let i = 0; i < v.terms.length; i++) {
     const w = v.weights[i]!;
     if (kept.length === k) {

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import { newAjv, schemaPath, SCHEMA_NAMES, type SchemaName } from './validate.js';
+import { newAjv, schemaPath, schemasDigest, SCHEMA_NAMES, SCHEMAS_DIGEST_EXPORT, type SchemaName } from './validate.js';
 
 // ajv's standalone module is CommonJS; under NodeNext its function is the default property.
 const standaloneCode = (standaloneModule as unknown as { default: (ajv: unknown, refs: Record<string, string>) => string }).default;
@@ -19,7 +19,10 @@ export const PRECOMPILED_PARTS: readonly (readonly [SchemaName, string])[] = [
   ['candidates', '/properties/candidates/items/properties/profile'],
 ];
 
-/** The CommonJS module text: one export per schema name, and one per `name#pointer` of PRECOMPILED_PARTS. */
+/**
+ * The CommonJS module text: one export per schema name, one per `name#pointer` of PRECOMPILED_PARTS,
+ * and the digest of the schemas it was compiled from (validate.ts ignores the file when they differ).
+ */
 export function validatorsModule(): string {
   const ajv = newAjv({ code: { source: true } });
   const ids = new Map<SchemaName, string>();
@@ -32,5 +35,5 @@ export function validatorsModule(): string {
   for (const name of SCHEMA_NAMES) refs[name] = ids.get(name)!;
   for (const [name, pointer] of PRECOMPILED_PARTS) refs[`${name}#${pointer}`] = `${ids.get(name)!}#${pointer}`;
   // ajv-formats' and ajv's runtime helpers are required by name, from node_modules, as the bundle's externals are.
-  return standaloneCode(ajv, refs);
+  return `${standaloneCode(ajv, refs)}\nexports[${JSON.stringify(SCHEMAS_DIGEST_EXPORT)}] = ${JSON.stringify(schemasDigest())};\n`;
 }

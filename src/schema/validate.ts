@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
@@ -39,13 +40,31 @@ export function schemaPath(name: SchemaName): string {
 export const PRECOMPILED_FILE = 'schema-validators.cjs';
 let precompiled: Readonly<Record<string, ValidateFunction>> | null | undefined;
 
-/** The validators compiled when skillc was built, when this module runs from the bundle; else null. */
+/**
+ * The validators compiled when skillc was built, when this module runs from the bundle and they
+ * were compiled from the schemas as they are now (a schema edited since the bundle was built is
+ * compiled here); else null.
+ */
 function precompiledValidators(): Readonly<Record<string, ValidateFunction>> | null {
-  if (precompiled === undefined) {
-    const file = fileURLToPath(new URL(`./${PRECOMPILED_FILE}`, import.meta.url));
-    precompiled = fs.existsSync(file) ? (createRequire(import.meta.url)(file) as Record<string, ValidateFunction>) : null;
-  }
+  precompiled ??= loadPrecompiled(fileURLToPath(new URL(`./${PRECOMPILED_FILE}`, import.meta.url)));
   return precompiled;
+}
+
+/** The validators of a PRECOMPILED_FILE, or null when there is none or it was compiled from other schemas. */
+export function loadPrecompiled(file: string): Readonly<Record<string, ValidateFunction>> | null {
+  if (!fs.existsSync(file)) return null;
+  const loaded = createRequire(import.meta.url)(file) as Record<string, unknown>;
+  return loaded[SCHEMAS_DIGEST_EXPORT] === schemasDigest() ? (loaded as Record<string, ValidateFunction>) : null;
+}
+
+/** The export of PRECOMPILED_FILE naming the schemas it was compiled from (schemasDigest). */
+export const SCHEMAS_DIGEST_EXPORT = 'schemasSha256';
+
+/** SHA-256 of every schema's name and text, in SCHEMA_NAMES order. */
+export function schemasDigest(): string {
+  const hash = createHash('sha256');
+  for (const name of SCHEMA_NAMES) hash.update(`${name}\0${fs.readFileSync(schemaPath(name), 'utf8')}\0`);
+  return hash.digest('hex');
 }
 
 function validator(name: SchemaName): ValidateFunction {

@@ -117,6 +117,23 @@ describe('cosines from a spread vector', () => {
   });
 });
 
+describe('a spread vector whose terms do not rise strictly', () => {
+  it('is measured by cosine() itself: terms out of order or named twice', () => {
+    const spread = new SpreadVector();
+    const others = library(3);
+    for (const odd of [
+      { terms: Uint32Array.from([5, 1]), weights: Float64Array.from([0.6, 0.8]) },
+      { terms: Uint32Array.from([1, 1, 4]), weights: Float64Array.from([0.5, 0.5, 0.7]) },
+    ]) {
+      spread.load(odd);
+      for (const v of others) expect(spread.cosine(v)).toBe(cosine(odd, v));
+      // And the next vector loaded is spread as usual.
+      spread.load(others[0]!);
+      for (const v of others) expect(spread.cosine(v)).toBe(cosine(others[0]!, v));
+    }
+  });
+});
+
 describe('linkage, cores and spanning trees against the code they replaced', () => {
   it('give the same components, core verdicts and least links on generated libraries', () => {
     for (let seed = 1; seed <= 150; seed++) {

@@ -108,7 +108,7 @@ describe('buildTfidfFromCounts and topTerms against the sorts they replaced', ()
       got.forEach((v, i) => {
         expect([...v.terms]).toEqual([...want[i]!.terms]);
         expect([...v.weights]).toEqual([...want[i]!.weights]);
-        for (const k of [0, 1, 3, 24, 1000]) expect(topTerms(v, k)).toEqual(referenceTopTerms(v, k));
+        for (const k of [0, 1, 3, 24, 1000, -1, -3, 2.5, Number.NaN, Infinity, -Infinity]) expect(topTerms(v, k)).toEqual(referenceTopTerms(v, k));
       });
     }
   });
