@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { seededRng } from '../src/calibrate/random.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { loadPrecompiled, newAjv, schemaPath, SCHEMA_NAMES, type SchemaName } from '../src/schema/validate.js';
 import { PRECOMPILED_PARTS } from '../src/schema/standalone.js';
@@ -54,17 +55,6 @@ function documents(): [string, unknown][] {
   return docs;
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A copy of `doc` with one place broken: a key dropped, a value of another type, or an unknown key. */
 function broken(doc: unknown, r: () => number): unknown {
   const copy = structuredClone(doc);
@@ -99,7 +89,7 @@ describe('validators compiled at build time', () => {
     const pre = createRequire(import.meta.url)(file) as Record<string, ValidateFunction>;
     const here = runtimeValidators();
     for (const name of here.keys()) expect(typeof pre[name], name).toBe('function');
-    const r = rng(2026);
+    const r = seededRng(2026);
     let invalid = 0;
     const docs = documents();
     expect(docs.length).toBeGreaterThan(40);

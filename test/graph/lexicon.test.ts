@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRng } from '../../src/calibrate/random.js';
 import { buildLexiconFromCounts } from '../../src/graph/lexicon.js';
 import { FIELDS } from '../../src/graph/types.js';
 import { termCounts, tfidfWeight, type TermCounts } from '../../src/propose/tfidf.js';
@@ -39,22 +40,11 @@ function referenceLexicon(docNodes: readonly number[], fields: readonly (readonl
   return { docs: docNodes, lengths, postings, norms: Array.from(sq, (x) => roundTo(Math.sqrt(x), 6)) };
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('buildLexiconFromCounts', () => {
   it('gives the postings, lengths and norms of the per-document rows it replaced, on generated libraries', () => {
     const words = ['pdf', 'csv', 'table', 'merge', 'split', 'page', 'chart', 'plot', 'test', 'deploy', 'skill', 'agent'];
     for (let seed = 1; seed <= 300; seed++) {
-      const r = rng(seed);
+      const r = seededRng(seed);
       const fields = Array.from({ length: Math.floor(r() * 25) }, () =>
         FIELDS.map((): TermCounts => {
           if (r() < 0.1) {

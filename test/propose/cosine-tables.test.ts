@@ -4,25 +4,15 @@
  * it replaced, on generated libraries: the same numbers to the bit, the same components.
  */
 import { describe, expect, it } from 'vitest';
+import { seededRng } from '../../src/calibrate/random.js';
 import { buildTfidf, cosine, SpreadVector, type SparseVector } from '../../src/propose/tfidf.js';
 import { hasCore, singleLinkage } from '../../src/propose/cluster.js';
 import { minLinkWithin } from '../../src/passes/propose.js';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS = ['install', 'pandas', 'numpy', 'run', 'tests', 'pytest', 'deploy', 'docker', 'image', 'build', 'push', 'merge', 'pdf', 'pages', 'csv', 'table', 'chart', 'plot', 'commit', 'branch'];
 
 function library(seed: number): SparseVector[] {
-  const r = rng(seed);
+  const r = seededRng(seed);
   const texts = Array.from({ length: 2 + Math.floor(r() * 60) }, () => {
     // Near-copies of a few base texts, so that links and chains form.
     const base = Math.floor(r() * 4);
@@ -138,7 +128,7 @@ describe('linkage, cores and spanning trees against the code they replaced', () 
   it('give the same components, core verdicts and least links on generated libraries', () => {
     for (let seed = 1; seed <= 150; seed++) {
       const vectors = library(seed);
-      const r = rng(seed * 7);
+      const r = seededRng(seed * 7);
       const blocks = vectors.map(() => (r() < 0.1 ? null : ['install', 'run'][Math.floor(r() * 2)]!));
       for (const threshold of [0.2, 0.5, 0.8]) {
         expect([...singleLinkage(vectors, blocks, { threshold }).component]).toEqual(referenceLinkage(vectors, blocks, threshold));

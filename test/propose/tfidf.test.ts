@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRng } from '../../src/calibrate/random.js';
 import { buildTfidf, buildTfidfFromCounts, isTermCounts, termCounts, tfidfWeight, topTerms, type SparseVector } from '../../src/propose/tfidf.js';
 import { contentTokens } from '../../src/text/tokens.js';
 
@@ -79,22 +80,10 @@ function referenceTopTerms(v: SparseVector, k: number): number[] {
   return idx.slice(0, k).map((i) => v.terms[i]!);
 }
 
-/** A small deterministic generator (mulberry32), so a failure names a seed that reproduces it. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('buildTfidfFromCounts and topTerms against the sorts they replaced', () => {
   it('give the same vectors, to the bit, and the same top terms on generated libraries', () => {
     for (let seed = 1; seed <= 300; seed++) {
-      const r = rng(seed);
+      const r = seededRng(seed);
       const vocab = 1 + Math.floor(r() * 60);
       const docs = Array.from({ length: Math.floor(r() * 40) }, () => {
         const words = Array.from({ length: Math.floor(r() * 30) }, () => `w${String.fromCharCode(97 + Math.floor(r() * vocab) % 26)}${'x'.repeat(Math.floor(r() * vocab / 26))}`);
