@@ -1,6 +1,7 @@
 /** The rewrite post-check: invokes must all be present, and no word may come from nowhere. */
 import { describe, expect, it } from 'vitest';
-import { postCheck } from '../../src/passes/rewrite.js';
+import { seededRng } from '../../src/calibrate/random.js';
+import { postCheck, words } from '../../src/passes/rewrite.js';
 import type { CallSite } from '../../src/ir/types.js';
 import { contractOf } from '../helpers/skill.js';
 
@@ -25,5 +26,16 @@ describe('rewrite post-check', () => {
 
   it('fails on an invoke of a contract the parent does not call', () => {
     expect(postCheck(original, '`invoke(install-dependencies, {package="pandas"})` `invoke(pip, {})`\n', invoked, 'SKILL.replaced.md')).toMatch(/does not call/);
+  });
+});
+
+describe('the post-check words', () => {
+  it('are the matches of /[\\p{L}\\p{N}_]+/gu, on generated texts of every kind of character', () => {
+    const pool = ['a', 'Z', '0', '9', '_', ' ', '-', '.', '\n', '\t', 'é', 'ß', 'Ω', '中', '٣', 'Ⅻ', '\u0301', '\u00a0', '😀', '𝐀', '𝟘', '\ud83d', '\ude00', '\ud800', '\udfff', '\uffff', '\u2028', 'İ', 'ǅ', 'ª', '²', '\u200d', '\ufeff'];
+    const r = seededRng(42);
+    for (let n = 0; n < 20_000; n++) {
+      const text = Array.from({ length: Math.floor(r() * 24) }, () => pool[Math.floor(r() * pool.length)]).join('');
+      expect(words(text), JSON.stringify(text)).toEqual(text.match(/[\p{L}\p{N}_]+/gu) ?? []);
+    }
   });
 });
