@@ -14,9 +14,10 @@
 import type { CallSiteAction, CallSiteStage, Contract, Parent, Unit } from '../ir/types.js';
 import { actionLines, type ActionLine } from '../extract/action-lines.js';
 import { entanglement } from '../verify/checks.js';
-import { collapse, instantiate, matchTemplate } from '../rewrite/templates.js';
+import { instantiate, matchTemplate } from '../rewrite/templates.js';
 import { headingLength } from '../rewrite/splice.js';
 import { authorTemplateOf, matchConcrete, stripActionLabel } from '../extract/author-templates.js';
+import { collapse } from '../text/collapse.js';
 
 export interface MatchedLine {
   readonly template: Contract['templates'][number];

@@ -11,8 +11,8 @@
 import type { Contract, Parent, Unit } from '../ir/types.js';
 import type { BindReplyItem } from '../llm/prompts/bind-call-sites.js';
 import { alignedBindings, checkBindings, type BindingCheck, type MatchedLine } from './call-site.js';
-import { collapse } from '../rewrite/templates.js';
 import { clip, contractSummary, fencedBlock } from '../llm/request-text.js';
+import { collapse } from '../text/collapse.js';
 
 const MAX_UNIT_CHARS = 3000;
 /** Above this, a parent's request is not sent (its candidates keep their deterministic result). */

@@ -4,6 +4,7 @@
  * numbered steps. Each carries its line number so templates can point back at their evidence.
  */
 import type { Unit } from '../ir/types.js';
+import { collapse } from '../text/collapse.js';
 
 export interface ActionLine {
   readonly unit: string;
@@ -40,8 +41,7 @@ export function actionLineTexts(unit: Unit): ActionLineText[] {
 function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: boolean, text: string, line: number) => T): T[] {
   const out: T[] = [];
   const push = (source: ActionLine['source'], text: string, line: number, shell = false) => {
-    // Runs of whitespace become one space; a text whose only whitespace is single spaces is kept as it is.
-    const t = (/[^\S ]| {2}/.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
+    const t = collapse(text);
     // Markup and punctuation lines (`</plugin>`, `});`) carry no action. (Without a '<' there is no tag to take out.)
     if (t.length < 2 || t.length > MAX_LINE_CHARS || !/[A-Za-z0-9_]{2}/.test(t.includes('<') ? t.replace(/<\/?[\w.-]+>/g, '') : t)) return;
     out.push(make(source, shell, t, line));

@@ -26,10 +26,11 @@ import type { ActionTemplate, Cluster, Contract, ExtractionFailure, FieldSpec, S
 import type { ExtractReply } from '../llm/prompts/extract-contract.js';
 import { actionLines, type ActionLine } from './action-lines.js';
 import { filesUsedBy, proseOf, sideEffects, type MemberUnit } from './contract.js';
-import { canonicalTemplate, collapse, matchTemplate, templatePieces } from '../rewrite/templates.js';
+import { canonicalTemplate, matchTemplate, templatePieces } from '../rewrite/templates.js';
 import { clip, fencedBlock } from '../llm/request-text.js';
 import { compareCodeUnits } from '../util/stable-json.js';
 import { isContentWord, stem, words } from '../text/tokens.js';
+import { collapse } from '../text/collapse.js';
 
 /** Members shown to the model (the first ones in cluster order); grounding uses all of them. */
 export const MAX_MEMBERS_SHOWN = 12;

@@ -27,6 +27,7 @@ import { MAX_BUNDLE_BYTES, readDistFile } from '../util/confined-read.js';
 import { NODES_FILE } from '../graph/query-index.js';
 import type { RankedHit } from './rank.js';
 import { withoutRepeats, type SharedSections } from './shared-sections.js';
+import { collapse } from '../text/collapse.js';
 
 /** Between two hits in the output; charged to every hydrated hit, so the one left over pays for the rule before the listed hits. */
 export const SEPARATOR = '\n---\n\n';
@@ -81,7 +82,7 @@ export const LISTING_DESCRIPTION_CHARS = 160;
 
 /** The first sentence of a description on one line, cut at a word within LISTING_DESCRIPTION_CHARS. */
 export function firstSentence(text: string): string {
-  const one = text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s/)[0] ?? '';
+  const one = collapse(text).split(/(?<=[.!?])\s/)[0] ?? '';
   const cut = cutAtCodePoints(one, LISTING_DESCRIPTION_CHARS);
   if (cut >= one.length) return one;
   return `${one.slice(0, cut).replace(/\s+\S*$/, '')} …`;

@@ -20,8 +20,9 @@ import type { CallSite, Cleanup, Contract, Parent } from '../ir/types.js';
 import type { VerbLexicon } from '../propose/lexicon.js';
 import { formatInvoke } from './invoke.js';
 import { codeSpan } from '../text/code-span.js';
-import { collapse, escapeRegExp, instantiate, matchTemplate, templatePieces } from './templates.js';
+import { escapeRegExp, instantiate, matchTemplate, templatePieces } from './templates.js';
 import { headingLength, type Edit } from './splice.js';
+import { collapse } from '../text/collapse.js';
 
 const PREFIX = /^(\s*(?:>\s*)*(?:(?:[-*+]|\d+[.)])\s+)?(?:\$\s+)?(?:[A-Z][A-Za-z]{0,15}(?: [A-Za-z]{1,15})?:\s+)?)/;
 const MAX_EXTRA_WORDS = 2;

@@ -21,8 +21,9 @@ import type { InvokedContract } from './cleanup.js';
 import { parseInvokes } from './invoke.js';
 import { headingLength, type Edit } from './splice.js';
 import { codeSpan } from '../text/code-span.js';
-import { collapse, instantiate } from './templates.js';
+import { instantiate } from './templates.js';
 import { contractSummary, fencedBlock } from '../llm/request-text.js';
+import { collapse } from '../text/collapse.js';
 
 /** Above this, a parent is not sent (the deterministic rewrite stands). */
 export const MAX_CLEANUP_TEXT_CHARS = 40_000;

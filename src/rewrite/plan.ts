@@ -22,12 +22,13 @@ import type { CallSite, Contract, DroppedCallSite, Parent, Passage, PassageMembe
 import { formatInvoke } from './invoke.js';
 import { codeSpan } from '../text/code-span.js';
 import { neverRewrite } from './never-rewrite.js';
-import { collapse, instantiate } from './templates.js';
+import { instantiate } from './templates.js';
 import { contractText } from './contract-text.js';
 import { parentText } from './splice.js';
 import { markerLine, replacedFileName } from './rewrite-parent.js';
 import { groupBy } from '../util/group-by.js';
 import { compareCodeUnits } from '../util/stable-json.js';
+import { collapse } from '../text/collapse.js';
 
 /** The span of the original text a call-site's invoke replaces: one fenced code block. */
 export interface ReplacedSpan {

@@ -12,6 +12,7 @@
  * canonicalTemplate rewrites them into the escaped form.
  */
 import type { ActionTemplate } from '../ir/types.js';
+import { collapse } from '../text/collapse.js';
 
 export type TemplatePiece = { readonly kind: 'const'; readonly text: string } | { readonly kind: 'slot'; readonly name: string };
 
@@ -125,9 +126,7 @@ export function anchorOf(t: Pick<ActionTemplate, 'template' | 'slots'>): string 
   return best.split(/\s+/).sort((a, b) => b.length - a.length)[0] ?? '';
 }
 
-export function collapse(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
-}
+
 
 export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../util/package-root.js';
 import { NextChar, NextMatch, prefixSpanSuffix, type Span } from './linear-match.js';
+import { collapse } from '../text/collapse.js';
 
 export type TechniqueId = 'decode-and-execute' | 'untrusted-remote-script' | 'password-archive-executable' | 'paste-command-from-page' | 'disable-os-protection' | 'credential-exfiltration';
 
@@ -442,7 +443,7 @@ export function decodeBase64Text(literal: string): string | null {
 const COMMAND_WORDS = /\b(?:curl|wget|bash|sh|zsh|python[23]?|perl|nc|ncat|chmod|powershell|iex|osascript)\b|\/dev\/tcp\//;
 
 const shorten = (s: string, n = 120) => {
-  const t = s.replace(/\s+/g, ' ').trim();
+  const t = collapse(s);
   return t.length > n ? `${t.slice(0, n - 1)}…` : t;
 };
 

@@ -21,6 +21,7 @@ import { packageRoot } from '../util/package-root.js';
 import { looksLikeShellSession, stripShellPrompts } from './languages.js';
 import { JS_SINK_IDS } from './js-sinks.js';
 import type { JsProgramParser } from './js.js';
+import { collapse } from '../text/collapse.js';
 
 export type CodeLanguage = 'bash' | 'python' | 'javascript' | 'typescript';
 export type SinkCategory = 'filesystem' | 'network' | 'subprocess' | 'secrets' | 'code-exec';
@@ -334,7 +335,7 @@ const SNIPPET_MAX = 120;
 
 /** A node's text on one line, whitespace collapsed, at most SNIPPET_MAX characters. */
 function snippetOf(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = collapse(text);
   return line.length <= SNIPPET_MAX ? line : `${line.slice(0, SNIPPET_MAX - 1)}…`;
 }
 

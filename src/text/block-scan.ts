@@ -12,6 +12,7 @@ import type { Bullet, CodeBlock, InlineCode, Link, Unit } from '../ir/types.js';
 import type { LineIndex } from './line-index.js';
 import { fenceOpening, isFenceClose, lineRecords, measurePrefix, type FenceOpening } from './block-lines.js';
 import type { SplitUnits, UnclosedFence } from './markdown.js';
+import { collapse } from './collapse.js';
 
 interface Heading {
   readonly start: number;
@@ -306,6 +307,4 @@ function previousLineEnd(text: string, lineStart: number): number {
   return e;
 }
 
-function collapse(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
-}
+

@@ -38,7 +38,8 @@ import type { RuleBlock } from 'markdown-it/lib/parser_block.mjs';
 import type Ruler from 'markdown-it/lib/ruler.mjs';
 import type { Bullet, CodeBlock, InlineCode, Link, Unit } from '../ir/types.js';
 import type { LineIndex } from './line-index.js';
-import { buildUnit, collapse, isClosedFence, parseMarkdown, plainText, type SplitUnits } from './markdown.js';
+import { buildUnit, isClosedFence, parseMarkdown, plainText, type SplitUnits } from './markdown.js';
+import { collapse } from './collapse.js';
 import type { Nodes, Paragraph, PhrasingContent } from 'mdast';
 
 export type FastSplit = { readonly ok: true; readonly split: SplitUnits } | { readonly ok: false; readonly reason: string };

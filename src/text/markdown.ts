@@ -15,6 +15,7 @@ import type { Processor } from 'unified';
 import type { Root, Nodes, Heading, Code, ListItem, List } from 'mdast';
 import type { Bullet, CodeBlock, InlineCode, Link, Unit } from '../ir/types.js';
 import { LineIndex } from './line-index.js';
+import { collapse } from './collapse.js';
 import { assessParseBudget, type ParseBound } from './parse-budget.js';
 import { scanUnits } from './block-scan.js';
 import { fastSplitUnits } from './fast-markdown.js';
@@ -275,10 +276,6 @@ export function plainText(node: PlainNode): string {
   return '';
 }
 
-/** Whitespace runs as one space, trimmed. */
-export function collapse(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
-}
 
 function startOf(n: Nodes): number {
   return n.position?.start.offset ?? 0;

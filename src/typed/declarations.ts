@@ -15,6 +15,7 @@ import { compareCodeUnits, stableStringify } from '../util/stable-json.js';
 import { sha256 } from '../util/hash.js';
 import type { KeptValues } from '../cache/kept.js';
 import { functionNameOf, functionNames, literalOf, propertyNameOf, STRING_ALIASES, tsTypeOf, typeStemOf } from './identifiers.js';
+import { collapse } from '../text/collapse.js';
 
 const HEADER = [
   '/**',
@@ -139,12 +140,10 @@ function functionDoc(contract: Contract): OptionalKind<JSDocStructure> {
  */
 function escapeDoc(text: string): string {
   // `/*` as well as `*/`: the JSDoc writer joins lines with ` * `, so a trailing `/*` became `*/`.
-  return oneLine(text).replace(/\*\//g, '*\\/').replace(/\/\*/g, '/\\*');
+  return collapse(text).replace(/\*\//g, '*\\/').replace(/\/\*/g, '/\\*');
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
+
 
 /**
  * The TypeScript call for one `invoke` line, against the namespace `C` the declarations are

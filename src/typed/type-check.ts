@@ -12,6 +12,7 @@ import { callExpressionOf, renderDeclarations } from './declarations.js';
 import { functionNames } from './identifiers.js';
 import { sha256 } from '../util/hash.js';
 import type { TypeScriptMemo } from './compile-memo.js';
+import { collapse } from '../text/collapse.js';
 
 export interface InvokeCall {
   /** The caller's handle for this invoke (e.g. "<file>:<line>"); the result is keyed by it. */
@@ -130,7 +131,7 @@ async function compileInMemory(dts: string, calls: string | null, memo?: TypeScr
   project.createSourceFile('/lib.stub.d.ts', LIB_STUB);
   project.createSourceFile('/index.d.ts', dts);
   if (calls !== null) project.createSourceFile('/calls.ts', calls);
-  const flat = (m: Parameters<typeof ts.flattenDiagnosticMessageText>[0]) => ts.flattenDiagnosticMessageText(m, ' ').replace(/\s+/g, ' ').trim();
+  const flat = (m: Parameters<typeof ts.flattenDiagnosticMessageText>[0]) => collapse(ts.flattenDiagnosticMessageText(m, ' '));
   const diagnostics = project.getPreEmitDiagnostics().map((d) => ({
     file: d.getSourceFile()?.getFilePath() ?? null,
     line: d.getLineNumber() ?? null,
