@@ -29,11 +29,20 @@ export const LARGE_SKILL_BYTES = 1024 * 1024;
 /** Below this many skills, starting parse processes costs more than it saves. */
 const PARALLEL_MIN_SKILLS = 64;
 /**
- * The parse runs in child processes whose collectors stay on their own thread: parsing
- * allocates fast, and on two cores the background collectors of two parsing heaps competed with
- * the parsing itself (util/worker-pool.ts).
+ * The parse runs in child processes with two V8 flags, both about the second core:
+ * - `--single-threaded-gc`: parsing allocates fast, and on two cores the background collectors of
+ *   two parsing heaps competed with the parsing itself (util/worker-pool.ts).
+ * - `--interrupt-budget` at 2 MiB (V8's default is 132 KiB): a parse process lives for seconds and
+ *   JIT-compiles the parser for itself, so each process repeated the same TurboFan work. With the
+ *   default budget that work was about a third of the processes' CPU: functions were optimised
+ *   early on little type feedback, deoptimised and optimised again (fast-markdown's `split` ten
+ *   times, at about 0.3 s each), on compiler threads that took the core the other process parsed
+ *   on. A larger budget optimises only what stays hot, on better feedback. The parse of the corpora
+ *   in two processes took 8.6 s against 13.2 s (BENCHMARKS.md, issue 22); 1 and 3 MiB did less
+ *   well. The main process keeps V8's default: its passes ran slower with the larger budget.
+ * Flags change how fast the code runs, never what it computes.
  */
-const PARSE_PROCESS_FLAGS = ['--single-threaded-gc'];
+const PARSE_PROCESS_FLAGS = ['--single-threaded-gc', '--interrupt-budget=2097152'];
 
 export interface ParseResult {
   readonly parent: Parent | null;
