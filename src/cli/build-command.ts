@@ -12,6 +12,7 @@ import pc from 'picocolors';
 import { loadLibrary, LibraryUnreadableError, DEFAULT_MAX_SKILL_BYTES } from '../load/load-library.js';
 import { runPipeline } from '../passes/driver.js';
 import { startTextFacts, TEXT_FACTS_MIN_SKILLS, type PendingTextFacts, type TextFacts } from '../emit/text-facts.js';
+import { startTypeScriptWorker, type TypeScriptWorker } from '../typed/ts-worker-host.js';
 import { PASSES } from '../passes/registry.js';
 import { buildReport } from '../report/build-report.js';
 import { parentsItemMemo, renderArtifacts } from '../emit/artifacts.js';
@@ -165,8 +166,10 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
       }
     : undefined;
   // With nothing kept from an earlier build, rendering's per-skill values are computed in a
-  // worker thread while the passes run (emit/text-facts.ts).
+  // worker thread while the passes run (emit/text-facts.ts), and TypeScript is loaded in another
+  // for verify, bind and emit (typed/ts-worker-host.ts). A rebuild finds most of both in the cache.
   let facts: PendingTextFacts | undefined;
+  let typeScript = null as TypeScriptWorker | null;
   let result: Awaited<ReturnType<typeof runPipeline>>;
   try {
     result = await runPipeline({ source, policy }, PASSES, {
@@ -179,11 +182,15 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
       },
       onPassEnd: (pass, _timing, ir) => {
         progress.done();
-        if (pass.name === 'parse' && ir.parents && ir.parents.length >= TEXT_FACTS_MIN_SKILLS && (!memo || memo.tokenCounts.keptCount === 0)) facts = startTextFacts(ir.parents);
+        if (pass.name === 'parse' && ir.parents && ir.parents.length >= TEXT_FACTS_MIN_SKILLS && (!memo || memo.tokenCounts.keptCount === 0)) {
+          facts = startTextFacts(ir.parents);
+          typeScript = startTypeScriptWorker();
+        }
       },
     }, jobs, llm, cache);
   } catch (e) {
     facts?.stop();
+    typeScript?.stop();
     throw e;
   }
   const tEmit = performance.now();
@@ -193,7 +200,13 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
   } finally {
     facts?.stop();
   }
-  const rendered = await renderLibrary(result.ir, path.resolve(library), memo ? { ...memo, typeScript: typeScriptMemoOf(cache) } : undefined, known);
+  let rendered: Awaited<ReturnType<typeof renderLibrary>>;
+  try {
+    rendered = await renderLibrary(result.ir, path.resolve(library), memo ? { ...memo, typeScript: typeScriptMemoOf(cache) } : undefined, known);
+  } finally {
+    // Emit's declarations were the last TypeScript work; the worker's heap is not kept through the write.
+    typeScript?.stop();
+  }
   if (memo) for (const table of Object.values(memo)) table.save();
   const tRendered = performance.now();
   const report = buildReport(result.ir, result.diagnostics, result.timings, PASSES, { buildOptions, includeTimings: opts.timings === true, refactor: rendered.stats, llm: llm?.usage() ?? null });

@@ -16,6 +16,7 @@ import { sha256 } from '../util/hash.js';
 import type { KeptValues } from '../cache/kept.js';
 import { functionNameOf, functionNames, literalOf, propertyNameOf, STRING_ALIASES, tsTypeOf, typeStemOf } from './identifiers.js';
 import { collapse } from '../text/collapse.js';
+import { remoteTypeScriptEngine } from './engine.js';
 
 const HEADER = [
   '/**',
@@ -35,16 +36,19 @@ const HEADER = [
  * With `memo`, a text rendered before for the same contracts is given back without loading ts-morph.
  */
 export async function renderDeclarations(contracts: readonly Contract[], memo?: KeptValues<string>): Promise<string> {
-  if (!memo) return render(contracts);
+  const engine = remoteTypeScriptEngine();
+  const print = (cs: readonly Contract[]) => (engine ? engine.render(cs) : renderHere(cs));
+  if (!memo) return print(contracts);
   const key = sha256(stableStringify([...contracts].sort((a, b) => compareCodeUnits(a.id, b.id)), 0));
   const kept = memo.get(key);
   if (kept !== undefined) return kept;
-  const text = await render(contracts);
+  const text = await print(contracts);
   memo.put(key, text);
   return text;
 }
 
-async function render(contracts: readonly Contract[]): Promise<string> {
+/** The declarations of these contracts, printed in this thread (the TypeScript worker calls it too). */
+export async function renderHere(contracts: readonly Contract[]): Promise<string> {
   const { Project, StructureKind, IndentationText, NewLineKind, QuoteKind } = await import('ts-morph');
   const sorted = [...contracts].sort((a, b) => compareCodeUnits(a.id, b.id));
   for (let i = 1; i < sorted.length; i++) {

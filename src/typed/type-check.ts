@@ -13,6 +13,7 @@ import { functionNames } from './identifiers.js';
 import { sha256 } from '../util/hash.js';
 import type { TypeScriptMemo } from './compile-memo.js';
 import { collapse } from '../text/collapse.js';
+import { remoteTypeScriptEngine } from './engine.js';
 
 export interface InvokeCall {
   /** The caller's handle for this invoke (e.g. "<file>:<line>"); the result is keyed by it. */
@@ -122,6 +123,14 @@ async function compileInMemory(dts: string, calls: string | null, memo?: TypeScr
   const key = memo ? sha256(`${dts}\u0000${calls ?? ''}\u0000${calls === null ? 0 : 1}`) : '';
   const kept = memo?.compiles.get(key);
   if (kept !== undefined) return kept;
+  const engine = remoteTypeScriptEngine();
+  const diagnostics = engine ? await engine.compile(dts, calls) : await compileHere(dts, calls);
+  memo?.compiles.put(key, diagnostics);
+  return diagnostics;
+}
+
+/** The diagnostics of a compile in memory, in this thread (the TypeScript worker calls it too). */
+export async function compileHere(dts: string, calls: string | null): Promise<readonly CompileDiagnostic[]> {
   const { Project, ts } = await import('ts-morph');
   const project = new Project({
     useInMemoryFileSystem: true,
@@ -132,14 +141,12 @@ async function compileInMemory(dts: string, calls: string | null, memo?: TypeScr
   project.createSourceFile('/index.d.ts', dts);
   if (calls !== null) project.createSourceFile('/calls.ts', calls);
   const flat = (m: Parameters<typeof ts.flattenDiagnosticMessageText>[0]) => collapse(ts.flattenDiagnosticMessageText(m, ' '));
-  const diagnostics = project.getPreEmitDiagnostics().map((d) => ({
+  return project.getPreEmitDiagnostics().map((d) => ({
     file: d.getSourceFile()?.getFilePath() ?? null,
     line: d.getLineNumber() ?? null,
     message: flat(d.compilerObject.messageText),
     related: (d.compilerObject.relatedInformation ?? []).map((r) => flat(r.messageText)),
   }));
-  memo?.compiles.put(key, diagnostics);
-  return diagnostics;
 }
 
 /** The diagnostics of the declarations alone. */
