@@ -1,14 +1,15 @@
 /**
  * The parse pass's worker pool on a library (issue 22): every SKILL.md parsed by `-j` workers as
- * threads, and as child processes with and without `--single-threaded-gc` (the build's choice),
- * interleaved `runs` times; medians of the wall time, and the results checked equal to an
- * in-process parse. Threads share the process's V8 flags, so only processes can have their own.
+ * threads, and as child processes with V8's defaults, with `--single-threaded-gc` alone, and with
+ * the build's flags (PARSE_PROCESS_FLAGS: that and a 2 MiB interrupt budget), interleaved `runs`
+ * times; medians of the wall time, and the results checked equal to an in-process parse. Threads
+ * share the process's V8 flags, so only processes can have their own.
  *
  *   node build/bench/parse-pool.js [library=../shared/corpora] [--runs 3] [--jobs 2]
  */
 import path from 'node:path';
 import { loadLibrary } from '../src/load/load-library.js';
-import { parseOne } from '../src/passes/parse.js';
+import { PARSE_PROCESS_FLAGS, parseOne } from '../src/passes/parse.js';
 import { mapInWorkers } from '../src/util/worker-pool.js';
 import { stableStringify } from '../src/util/stable-json.js';
 import { sha256 } from '../src/util/hash.js';
@@ -28,6 +29,7 @@ const ways: Record<string, Parameters<typeof mapInWorkers>[2]> = {
   threads: { jobs },
   processes: { jobs, processFlags: [] },
   'processes, --single-threaded-gc': { jobs, processFlags: ['--single-threaded-gc'] },
+  [`processes, ${PARSE_PROCESS_FLAGS.join(' ')} (the build's)`]: { jobs, processFlags: PARSE_PROCESS_FLAGS },
 };
 const times = new Map<string, number[]>(Object.keys(ways).map((k) => [k, []]));
 for (let r = 0; r < runs; r++) {

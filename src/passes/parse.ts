@@ -42,7 +42,7 @@ const PARALLEL_MIN_SKILLS = 64;
  *   well. The main process keeps V8's default: its passes ran slower with the larger budget.
  * Flags change how fast the code runs, never what it computes.
  */
-const PARSE_PROCESS_FLAGS = ['--single-threaded-gc', '--interrupt-budget=2097152'];
+export const PARSE_PROCESS_FLAGS: readonly string[] = ['--single-threaded-gc', '--interrupt-budget=2097152'];
 
 export interface ParseResult {
   readonly parent: Parent | null;
