@@ -32,7 +32,7 @@ const PARALLEL_MIN_SKILLS = 64;
  * The parse runs in child processes with two V8 flags, both about the second core:
  * - `--single-threaded-gc`: parsing allocates fast, and on two cores the background collectors of
  *   two parsing heaps competed with the parsing itself (util/worker-pool.ts).
- * - `--interrupt-budget` at 2 MiB (V8's default is 132 KiB): a parse process lives for seconds and
+ * - `--interrupt-budget` at 2 MiB (Node 20's V8 default is 66 KiB): a parse process lives for seconds and
  *   JIT-compiles the parser for itself, so each process repeated the same TurboFan work. With the
  *   default budget that work was about a third of the processes' CPU: functions were optimised
  *   early on little type feedback, deoptimised and optimised again (fast-markdown's `split` ten

@@ -43,7 +43,6 @@ export function startTypeScriptWorker(): TypeScriptWorker | null {
   } catch {
     return null;
   }
-  worker.unref();
   const pending = new Map<number, Pending>();
   let nextId = 0;
   let done = false;
@@ -65,6 +64,10 @@ export function startTypeScriptWorker(): TypeScriptWorker | null {
   });
   worker.on('error', handBack);
   worker.on('exit', handBack);
+  // A reply that cannot be deserialised would leave its request unanswered.
+  worker.on('messageerror', handBack);
+  // After the listeners: adding a 'message' listener refs the worker again.
+  worker.unref();
 
   const ask = <T>(request: TypeScriptAsk, here: () => Promise<T>): Promise<T> => {
     if (done) return here();

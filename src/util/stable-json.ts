@@ -139,8 +139,9 @@ export function stableStringifyReference(value: unknown, indent = 2): string {
  * a second pass over the text (parents.json's elements are 67 MB on the corpora).
  */
 function stableTextAtDepth(value: unknown, indent: number, depth: number): string {
-  const pad = ' '.repeat(indent * depth);
-  if (indent > 10) return indentedBy(serialise(value, indent, ''), pad);
+  const pad = ' '.repeat(indent).repeat(depth);
+  // JSON.stringify rounds a fractional indent down and indents by at most 10: the cut below assumes neither happens.
+  if (!Number.isInteger(indent) || indent > 10) return indentedBy(stableText(value, indent), pad);
   let copy: unknown;
   try {
     copy = sortedCopy(value);

@@ -65,6 +65,18 @@ describe('the TypeScript worker', () => {
     expect(there.duplicate).toMatch(/two contracts have the id "install-dependencies"/);
   });
 
+  it('does not keep the process alive while no request is pending', () => {
+    // Found by a review: a 'message' listener added after unref() refs the worker again.
+    const script = `
+      import { startTypeScriptWorker } from ${at('typed/ts-worker-host.js')};
+      console.log(startTypeScriptWorker() === null ? 'no worker' : 'started');
+    `;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: ROOT, timeout: 20_000 });
+    expect(r.stdout.trim()).toBe('started');
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+  });
+
   it('hands a request pending when it is stopped back to the main thread', () => {
     const here = run(false);
     const stopped = run(true, true);

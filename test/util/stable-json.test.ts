@@ -52,7 +52,7 @@ describe('stableStringify', () => {
     // Elements are written indented two levels down by JSON.stringify itself (inside two arrays,
     // then cut out), or by the reference serialiser for values it must write: both checked here.
     const doc = { items: cases.map(([, value]) => value), b: [1], a: { items: [] } };
-    for (const indent of [1, 2, 3, 4, 10, 11, 12]) {
+    for (const indent of [1, 1.5, 2, 2.5, 3, 4, 10, 10.5, 11, 12]) {
       const stream = stableStringifyStream(doc, 'items', indent);
       expect([...stream.pieces()].join('')).toBe(stableStringifyReference(doc, indent));
     }
