@@ -28,7 +28,7 @@ const WORD = /[A-Za-z0-9]+/g;
 /** Words too common in skill names to mark a skill's identity. */
 const COMMON_NAME_WORDS: ReadonlySet<string> = new Set(['the', 'and', 'for', 'with', 'skill', 'skills', 'tool', 'tools', 'helper', 'helpers', 'automation', 'api', 'cli', 'app', 'pro', 'expert', 'guide', 'dev', 'test', 'data', 'file', 'files']);
 
-interface Body {
+export interface Body {
   readonly parent: Parent;
   readonly unit: Unit;
   readonly start: number;
@@ -39,7 +39,7 @@ interface Body {
   readonly masked: readonly boolean[];
 }
 
-interface Identity {
+export interface Identity {
   /** Words of the skill's own name that mark it (three letters or more, not common). */
   readonly strong: ReadonlySet<string>;
   /** Every word of its name: these may join a strong one into one name (`capsule_crm`, `Zyte API`). */
@@ -47,7 +47,7 @@ interface Identity {
 }
 
 /** The words of a skill's own name (folder and frontmatter `name`) that may vary between twins. */
-function identityOf(p: Parent): Identity {
+export function identityOf(p: Parent): Identity {
   const strong = new Set<string>();
   const all = new Set<string>();
   const folder = p.path.slice(p.path.lastIndexOf('/') + 1);
@@ -114,8 +114,11 @@ function bodySpan(u: Unit, text: string): { readonly start: number; readonly end
   return { start, end, body };
 }
 
-/** A section's body, split into separators and words, or null when it is not a candidate. */
-function bodyOf(p: Parent, u: Unit, text: string, identity: Identity): Body | null {
+/**
+ * A section's body, split into separators and words, or null when it is not a candidate. Groups'
+ * templates are made from these; bodyKeysOf's masked key must equal maskedKey of them (tested).
+ */
+export function bodyOf(p: Parent, u: Unit, text: string, identity: Identity): Body | null {
   const span = bodySpan(u, text);
   if (!span) return null;
   const { start, end, body } = span;
@@ -200,7 +203,7 @@ export interface PassageMemo {
 const hashed = (s: string) => createHash('sha256').update(s, 'utf16le').digest('base64');
 
 /** Text with numbers and the skill's name masked: bodies equal under it differ only in those. */
-function maskedKey(b: Body): string {
+export function maskedKey(b: Body): string {
   return b.pieces.map((x, i) => (b.masked[i] ? '\u0000' : x)).join('\u0001');
 }
 

@@ -1,88 +1,27 @@
 /**
  * The body keys grouping reads (hashes of each section body, exact and with numbers and the skill's
- * name masked) are made in one scan by bodyKeysOf. This holds them to the way they were made
- * before: the body split into separator and word arrays (bodyOf) and joined by maskedKey, copied
- * here as the reference.
+ * name masked) are made in one scan by bodyKeysOf. This holds them to the split path that a
+ * group's template is made from: bodyOf's separator and word arrays, joined by maskedKey.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Parent } from '../../src/ir/types.js';
-import { bodyKeysOf, collapsedAtLeast, type BodyKey } from '../../src/passages/detect.js';
-import { headingLength, parentText } from '../../src/rewrite/splice.js';
+import { bodyKeysOf, bodyOf, identityOf, maskedKey, type BodyKey } from '../../src/passages/detect.js';
+import { parentText } from '../../src/rewrite/splice.js';
 import { seededRng } from '../../src/calibrate/random.js';
 import { parentOf } from '../helpers/skill.js';
 
 const WORD = /[A-Za-z0-9]+/g;
-const COMMON = new Set(['the', 'and', 'for', 'with', 'skill', 'skills', 'tool', 'tools', 'helper', 'helpers', 'automation', 'api', 'cli', 'app', 'pro', 'expert', 'guide', 'dev', 'test', 'data', 'file', 'files']);
 const hashed = (s: string) => createHash('sha256').update(s, 'utf16le').digest('base64');
 
-/** The reference: detect.ts's bodyOf and maskedKey as they were before the one-scan key. */
+/** The reference: every candidate body split by bodyOf, its masked key joined by maskedKey. */
 function referenceKeys(p: Parent): BodyKey[] {
-  const strong = new Set<string>();
-  const all = new Set<string>();
-  const folder = p.path.slice(p.path.lastIndexOf('/') + 1);
-  const name = typeof p.frontmatter.data?.['name'] === 'string' ? (p.frontmatter.data['name'] as string) : '';
-  for (const source of [folder, name]) {
-    for (const m of source.matchAll(WORD)) {
-      const w = m[0].toLowerCase();
-      all.add(w);
-      if (w.length >= 3 && !COMMON.has(w)) strong.add(w);
-    }
-  }
   const text = parentText(p);
-  const out: BodyKey[] = [];
-  p.units.forEach((u, index) => {
-    if (u.kind !== 'section') return;
-    const h = headingLength(u);
-    if (h === null || h === 0) return;
-    let start = u.start + h;
-    for (let m = /^[ \t]*(\r\n|\r|\n)/.exec(text.slice(start, start + 200)); m; m = /^[ \t]*(\r\n|\r|\n)/.exec(text.slice(start, start + 200))) start += m[0].length;
-    let end = u.end;
-    while (end > start && /\s/.test(text[end - 1]!)) end--;
-    const body = text.slice(start, end);
-    if (!collapsedAtLeast(body, 80)) return;
-    const raw: string[] = [];
-    let at = 0;
-    for (const m of body.matchAll(WORD)) {
-      raw.push(body.slice(at, m.index), m[0]);
-      at = m.index + m[0].length;
-    }
-    raw.push(body.slice(at));
-    const pieces: string[] = [];
-    const masked: boolean[] = [];
-    for (let i = 0; i < raw.length; i++) {
-      if (i % 2 === 0) {
-        pieces.push(raw[i]!);
-        masked.push(false);
-        continue;
-      }
-      const w = raw[i]!;
-      if (/^[0-9]+$/.test(w)) {
-        pieces.push(w);
-        masked.push(true);
-        continue;
-      }
-      const inName = (k: number) => k < raw.length && all.has(raw[k]!.toLowerCase());
-      if (!inName(i)) {
-        pieces.push(w);
-        masked.push(false);
-        continue;
-      }
-      let j = i;
-      while (j + 2 < raw.length && /^[_\-. ]$/.test(raw[j + 1]!) && inName(j + 2)) j += 2;
-      const run = raw.slice(i, j + 1);
-      if (!run.some((x, k) => k % 2 === 0 && strong.has(x.toLowerCase()))) {
-        pieces.push(w);
-        masked.push(false);
-        continue;
-      }
-      pieces.push(run.join(''));
-      masked.push(true);
-      i = j;
-    }
-    out.push({ unit: index, exact: hashed(body), masked: hashed(pieces.map((x, i) => (masked[i] ? '\u0000' : x)).join('\u0001')) });
+  const identity = identityOf(p);
+  return p.units.flatMap((u, unit) => {
+    const b = bodyOf(p, u, text, identity);
+    return b ? [{ unit, exact: hashed(b.text), masked: hashed(maskedKey(b)) }] : [];
   });
-  return out;
 }
 
 describe('bodyKeysOf', () => {
