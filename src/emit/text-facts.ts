@@ -16,13 +16,11 @@
  * (a rebuild) rendering reads most of these values from the cache, and a worker would compute
  * every one of them again.
  */
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { Parent } from '../ir/types.js';
 import type { TermCounts } from '../propose/tfidf.js';
 import type { SkillIO } from '../graph/artifacts.js';
 import { skillIOInput } from '../graph/artifacts.js';
+import { startHelperThread } from '../util/helper-thread.js';
 
 /** What the worker is sent per skill: its frontmatter text and skillIOInput. */
 export interface TextFactsRequest {
@@ -54,39 +52,31 @@ export const TEXT_FACTS_MIN_SKILLS = 64;
 const workerUrl = new URL('./text-facts-worker.js', import.meta.url);
 
 export function startTextFacts(parents: readonly Parent[]): PendingTextFacts {
-  // The worker needs the compiled module; from TypeScript sources (tests) rendering computes all.
-  if (!fs.existsSync(fileURLToPath(workerUrl))) return { result: Promise.resolve(null), stop: () => {} };
-  let worker: Worker | undefined;
+  // Without the worker (not compiled, or not started) rendering computes everything.
+  const worker = startHelperThread(workerUrl);
+  if (!worker) return { result: Promise.resolve(null), stop: () => {} };
   const result = new Promise<TextFacts | null>((resolve) => {
-    try {
-      // Not the parent's own flags: `--input-type`, `-e` or `--test` would make it something else than this worker.
-      worker = new Worker(workerUrl, { execArgv: [] });
-    } catch {
-      resolve(null);
-      return;
-    }
-    const w = worker;
     let settled = false;
     const settle = (v: TextFacts | null) => {
       if (settled) return;
       settled = true;
       resolve(v);
-      void w.terminate();
+      void worker.terminate();
     };
-    w.on('message', (m: { tokens: number[]; bodyCounts: TermCounts[]; io: SkillIO[] } | { error: string }) => {
+    worker.on('message', (m: { tokens: number[]; bodyCounts: TermCounts[]; io: SkillIO[] } | { error: string }) => {
       if ('error' in m || m.tokens.length !== parents.length || m.bodyCounts.length !== parents.length || m.io.length !== parents.length) settle(null);
       else settle({ parents, tokens: m.tokens, bodyCounts: m.bodyCounts, io: m.io });
     });
-    w.on('error', () => settle(null));
-    w.on('exit', () => settle(null));
+    worker.on('error', () => settle(null));
+    worker.on('exit', () => settle(null));
     // Not unref'd: a build awaiting the facts must stay alive until they come (the caller stops
     // the worker once it has them, or has given up on them). A request that cannot be made or
     // sent (out of memory) is a worker that failed, not a failed build.
     try {
-      w.postMessage(parents.map((p): TextFactsRequest => ({ frontmatter: p.frontmatter.raw, ioInput: skillIOInput(p) })));
+      worker.postMessage(parents.map((p): TextFactsRequest => ({ frontmatter: p.frontmatter.raw, ioInput: skillIOInput(p) })));
     } catch {
       settle(null);
     }
   });
-  return { result, stop: () => void worker?.terminate() };
+  return { result, stop: () => void worker.terminate() };
 }

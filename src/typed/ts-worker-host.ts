@@ -10,9 +10,7 @@
  * have thrown on the main thread. Only `stop()` ends it; while no request is pending it does not
  * keep the process alive.
  */
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { startHelperThread } from '../util/helper-thread.js';
 import type { Contract } from '../ir/types.js';
 import { renderHere } from './declarations.js';
 import { compileHere, type CompileDiagnostic } from './type-check.js';
@@ -34,15 +32,9 @@ interface Pending {
 }
 
 export function startTypeScriptWorker(): TypeScriptWorker | null {
-  // The worker needs the compiled module; from TypeScript sources (tests) everything stays here.
-  if (!fs.existsSync(fileURLToPath(workerUrl))) return null;
-  let worker: Worker;
-  try {
-    // Not the parent's own flags: `--input-type`, `-e` or `--test` would make it something else than this worker.
-    worker = new Worker(workerUrl, { execArgv: [] });
-  } catch {
-    return null;
-  }
+  // Without the worker (not compiled, or not started) everything stays on the main thread.
+  const worker = startHelperThread(workerUrl);
+  if (!worker) return null;
   const pending = new Map<number, Pending>();
   let nextId = 0;
   let done = false;
