@@ -8,26 +8,41 @@ export function stableStringify(value: unknown, indent = 2): string {
 }
 
 /**
- * The text of `value` as `serialise` writes it. Most documents go through V8's own JSON.stringify,
- * handed a copy of the value whose objects have their keys inserted in code-unit order (the build
- * writes 80 MB of such JSON; the copy and a plain JSON.stringify take about 40% less time than a
- * replacer function called on every value, and 2 to 3 times less than `serialise`). An object
- * with a key of digits cannot be handed over that way (JavaScript lists such keys in numeric
- * order, whatever the order they were set in), nor one with a toJSON other than a Date's
- * (serialise ignores it), nor a key "__proto__" (which would set the copy's prototype), so a
- * document holding one is written by `serialise`.
+ * The text of `value` as `serialise` writes it, read `depth` levels down in a document: every line
+ * but the first indented by depth × indent more spaces, as indentedBy would make it. Most
+ * documents go through V8's own JSON.stringify, handed a copy of the value whose objects have their
+ * keys inserted in code-unit order (the build writes 80 MB of such JSON; the copy and a plain
+ * JSON.stringify take about 40% less time than a replacer function called on every value, and 2 to
+ * 3 times less than `serialise`). At a depth, the copy is written inside that many arrays, so that
+ * JSON.stringify indents it itself, and cut out of them: a second pass to indent it cost more than
+ * the stringify (parents.json's elements are 67 MB on the corpora). An object with a key of digits
+ * cannot be handed over that way (JavaScript lists such keys in numeric order, whatever the order
+ * they were set in), nor one with a toJSON other than a Date's (serialise ignores it), nor a key
+ * "__proto__" (which would set the copy's prototype), so a document holding one is written by
+ * `serialise`.
  */
-function stableText(value: unknown, indent: number): string {
-  // JSON.stringify indents by at most 10 spaces.
-  if (indent > 10) return serialise(value, indent, '');
+function stableText(value: unknown, indent: number, depth = 0): string {
+  const pad = ' '.repeat(indent).repeat(depth);
+  // JSON.stringify indents by at most 10 spaces, and rounds a fractional indent down, which the cut assumes it does not.
+  if (indent > 10 || (depth > 0 && !Number.isInteger(indent))) return indentedBy(serialise(value, indent, ''), pad);
   let copy: unknown;
   try {
     copy = sortedCopy(value);
   } catch (err) {
     if (err !== NOT_STABLE) throw err;
-    return serialise(value, indent, '');
+    return indentedBy(serialise(value, indent, ''), pad);
   }
-  return JSON.stringify(copy, null, indent) ?? 'null';
+  if (depth === 0) return JSON.stringify(copy, null, indent) ?? 'null';
+  let wrapped = copy;
+  for (let d = 0; d < depth; d++) wrapped = [wrapped];
+  const text = JSON.stringify(wrapped, null, indent);
+  // `[\n` and one more indent per level before the value, `\n`, the indent and `]` per level after it.
+  let head = 0;
+  for (let d = 1; d <= depth; d++) head += 2 + indent * (d - 1);
+  head += indent * depth;
+  let tail = 0;
+  for (let d = 0; d < depth; d++) tail += 2 + indent * d;
+  return text.slice(head, text.length - tail);
 }
 
 /** Thrown by sortedCopy when it cannot give JSON.stringify what serialise would write. */
@@ -108,7 +123,7 @@ export function stableStringifyStream(
       yield head + nl;
       for (let i = 0; i < list.length; i++) {
         const produce = () => {
-          const text = stableTextAtDepth(mapItem(list[i]), indent, 2);
+          const text = stableText(mapItem(list[i]), indent, 2);
           onItem?.(text, i);
           return text;
         };
@@ -130,35 +145,6 @@ export type ItemText = (item: unknown, produce: () => string) => string;
 /** stableStringify by the reference serialiser alone (tests compare the two). */
 export function stableStringifyReference(value: unknown, indent = 2): string {
   return serialise(value, indent, '') + '\n';
-}
-
-/**
- * stableText(value, indent) as it reads nested `depth` levels down (every line but the first
- * indented by depth × indent spaces), as indentedBy would make it. On the fast path JSON.stringify
- * indents it itself: the value is written inside `depth` arrays and cut out of them, which spares
- * a second pass over the text (parents.json's elements are 67 MB on the corpora).
- */
-function stableTextAtDepth(value: unknown, indent: number, depth: number): string {
-  const pad = ' '.repeat(indent).repeat(depth);
-  // JSON.stringify rounds a fractional indent down and indents by at most 10: the cut below assumes neither happens.
-  if (!Number.isInteger(indent) || indent > 10) return indentedBy(stableText(value, indent), pad);
-  let copy: unknown;
-  try {
-    copy = sortedCopy(value);
-  } catch (err) {
-    if (err !== NOT_STABLE) throw err;
-    return indentedBy(serialise(value, indent, ''), pad);
-  }
-  let wrapped = copy;
-  for (let d = 0; d < depth; d++) wrapped = [wrapped];
-  const text = JSON.stringify(wrapped, null, indent);
-  // `[\n` and one more indent per level before the value, `\n`, the indent and `]` per level after it.
-  let head = 0;
-  for (let d = 1; d <= depth; d++) head += 2 + indent * (d - 1);
-  head += indent * depth;
-  let tail = 0;
-  for (let d = 0; d < depth; d++) tail += 2 + indent * d;
-  return text.slice(head, text.length - tail);
 }
 
 /** `text` as it reads nested under `pad`: every line but the first indented by it. */
