@@ -10,7 +10,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { TOKENIZER } from '../text/bpe.js';
 import { loadArtifactLexicon, skillIO, type SkillIO } from './artifacts.js';
 import { EDGE_RULES } from './edges/registry.js';
-import { buildLexiconFromCounts, type FieldTexts } from './lexicon.js';
+import { DISTINCTIVE_TERMS, indexDocuments, type FieldTexts } from './lexicon.js';
 import { DEFAULT_PARAMETERS } from './parameters.js';
 import { EDGE_TYPES, FIELDS, GRAPH_SCHEMA_VERSION, type ContractNode, type EdgeType, type GraphDocument, type GraphEdge, type ParentNode } from './types.js';
 
@@ -67,7 +67,7 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   const vectors = buildTfidfFromCounts(bodyCounts).vectors;
 
   const sharing = new Set((ir.passages ?? []).flatMap((x) => x.members.map((m) => m.parent)));
-  const parentNodes: ParentNode[] = parents.map((p, i) => {
+  const nodesWithoutTerms: Omit<ParentNode, 'terms'>[] = parents.map((p, i) => {
     const h = hydration.get(p.path)!;
     return {
       id: parentIds[i]!,
@@ -105,9 +105,11 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   for (const e of edges) counts[e.type]++;
 
   const fieldCounts = parents.map((p, i) => {
-    const texts = fieldTexts(parentNodes[i]!, p, parentNodes[i]!.invokes.map((id) => byContract.get(id)!), bodies[i]!);
+    const texts = fieldTexts(nodesWithoutTerms[i]!, p, nodesWithoutTerms[i]!.invokes.map((id) => byContract.get(id)!), bodies[i]!);
     return FIELDS.map((f) => (f === 'body' ? bodyCounts[i]! : memo.termCounts(texts[f])));
   });
+  const { lexicon, terms } = indexDocuments(parents.map((_, i) => i), fieldCounts, DISTINCTIVE_TERMS);
+  const parentNodes: ParentNode[] = nodesWithoutTerms.map((n, i) => ({ ...n, terms: terms[i]! }));
   return {
     schemaVersion: GRAPH_SCHEMA_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
@@ -115,13 +117,13 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
     parameters: DEFAULT_PARAMETERS,
     nodes: [...parentNodes, ...contractNodes],
     edges,
-    lexicon: buildLexiconFromCounts(parents.map((_, i) => i), fieldCounts),
+    lexicon,
     stats: { parents: parentNodes.length, contracts: contractNodes.length, edges: counts },
   };
 }
 
 /** The text BM25F indexes per field, from the parent's node. The body is the original text, so a rewritten parent is found by what it used to say. */
-export function fieldTexts(node: ParentNode, p: Parent, invoked: readonly Contract[], body = bodyText(p)): FieldTexts {
+export function fieldTexts(node: Omit<ParentNode, 'terms'>, p: Parent, invoked: readonly Contract[], body = bodyText(p)): FieldTexts {
   return {
     name: `${node.name} ${path.posix.basename(p.path)}`,
     description: node.description,

@@ -8,7 +8,10 @@
  * instead of keeping it; a seed set of 20 and a 5% graph-score floor so that a long tail of weak
  * neighbours is not padded into the results. The NO_SKILL_HIT threshold is a share of what the
  * library could match, so it holds for a two-word query and a 300-word task instruction alike
- * (issue 21 item 2).
+ * (issue 21 item 2). Feedback from the 5 best hits' 10 heaviest terms, at a fifth of a query
+ * term's weight, and only for a query no skill covers almost whole: chosen on the issue 21 dev
+ * sets (BENCHMARKS.md), where it lifted long task instructions most and left queries that quote a
+ * skill's own description as they were.
  */
 import type { RetrievalParameters } from './types.js';
 
@@ -24,4 +27,5 @@ export const DEFAULT_PARAMETERS: RetrievalParameters = {
   },
   rerank: { mu: 0.5, minGraphRatio: 0.05 },
   minCoverage: 0.2,
+  feedback: { docs: 5, terms: 10, weight: 0.2, maxCoverage: 0.95 },
 };

@@ -24,7 +24,7 @@ import { EDGE_TYPES, type EdgeType, type GraphDocument, type RetrievalParameters
 import { createHash } from 'node:crypto';
 import { compareCodeUnits, stableStringify } from '../util/stable-json.js';
 
-export const QUERY_INDEX_VERSION = 1;
+export const QUERY_INDEX_VERSION = 2;
 export const QUERY_INDEX_DIR = 'index';
 export const CORE_FILE = `${QUERY_INDEX_DIR}/core.json`;
 export const NODES_FILE = `${QUERY_INDEX_DIR}/nodes.jsonl`;

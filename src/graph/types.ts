@@ -6,7 +6,7 @@
  * of the library.
  */
 
-export const GRAPH_SCHEMA_VERSION = 2;
+export const GRAPH_SCHEMA_VERSION = 3;
 
 export type EdgeType = 'invokes' | 'dep' | 'wf' | 'sem' | 'alt';
 export const EDGE_TYPES: readonly EdgeType[] = ['invokes', 'dep', 'wf', 'sem', 'alt'];
@@ -46,6 +46,12 @@ export interface ParentNode {
    * passages.json only when a hit has one, so most cold queries skip that file.
    */
   readonly shared?: true;
+  /**
+   * The skill's most distinctive terms (stemmed, as the lexicon holds them) with their weight, the
+   * most distinctive first: pseudo-relevance feedback adds those of a query's best hits to it
+   * (RetrievalParameters.feedback).
+   */
+  readonly terms: readonly (readonly [string, number])[];
 }
 
 export interface ContractNode {
@@ -99,6 +105,14 @@ export interface RetrievalParameters {
    * so it does not count against the best one, and long instructions full of file names do not fall).
    */
   readonly minCoverage: number;
+  /**
+   * Pseudo-relevance feedback: when the best seed covers less than `maxCoverage` of the query's
+   * attainable weight (the task is worded otherwise than any one skill), the `terms` heaviest of
+   * the `docs` best hits' distinctive terms (ParentNode.terms, each hit's weighted by its score
+   * over the best's) join the query, the heaviest with query-term frequency `weight` and the others
+   * in proportion, and the query is ranked again.
+   */
+  readonly feedback: { readonly docs: number; readonly terms: number; readonly weight: number; readonly maxCoverage: number };
 }
 
 export interface Lexicon {

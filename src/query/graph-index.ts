@@ -85,6 +85,8 @@ export interface GraphIndex {
  * so an edited index asking for billions would hang every query.
  */
 export const MAX_PPR_ITERATIONS = 1000;
+/** Feedback documents, terms per query and distinctive terms per skill an index may ask for: each is read per query. */
+export const MAX_FEEDBACK = 100;
 
 /** Where an index's records and postings come from: its files, or a document in memory. */
 interface IndexSource {
@@ -372,11 +374,16 @@ function checkCore(file: string, core: QueryIndexCore): void {
     ['rerank.mu', P.rerank.mu, 0, Infinity],
     ['rerank.minGraphRatio', P.rerank.minGraphRatio, 0, 1],
     ['minCoverage', P.minCoverage, 0, 1],
+    ['feedback.docs', isRecord(P.feedback) ? P.feedback.docs : undefined, 1, MAX_FEEDBACK],
+    ['feedback.terms', isRecord(P.feedback) ? P.feedback.terms : undefined, 0, MAX_FEEDBACK],
+    ['feedback.weight', isRecord(P.feedback) ? P.feedback.weight : undefined, 0, Infinity],
+    ['feedback.maxCoverage', isRecord(P.feedback) ? P.feedback.maxCoverage : undefined, 0, 1],
   ];
   for (const [name, value, min, max] of numbers) {
     if (!finite(value) || value < min || value > max) fail(`has parameter ${name} = ${String(value)}, outside ${min}..${max}`);
   }
   if (!Number.isInteger(P.seeds.count) || !Number.isInteger(P.ppr.iterations)) fail('has a non-integer seed count or PPR iteration count');
+  if (!Number.isInteger((P.feedback as { docs: unknown }).docs) || !Number.isInteger((P.feedback as { terms: unknown }).terms)) fail('has a non-integer feedback document or term count');
   if (typeof core.tokenizer !== 'string') fail('names no tokenizer');
   if (typeof core.id !== 'string' || !/^[0-9a-f]{16}$/.test(core.id)) fail('has no index id of 16 hex digits');
 
@@ -441,6 +448,9 @@ function checkedNode(file: string, node: unknown, id: string): GraphNode {
     if (!isStringList(r[key])) fail(`has skill node ${id} whose ${key} is not a list of strings`);
   }
   if (r.flagged !== undefined && !isStringList(r.flagged)) fail(`has skill node ${id} whose flagged is not a list of strings`);
+  // Feedback adds these to a query: a term and a finite weight ≥ 0 each, a bounded number of them.
+  const isTerm = (x: unknown): boolean => Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && typeof x[1] === 'number' && Number.isFinite(x[1]) && x[1] >= 0;
+  if (!Array.isArray(r.terms) || r.terms.length > MAX_FEEDBACK || !r.terms.every(isTerm)) fail(`has skill node ${id} whose terms are not at most ${MAX_FEEDBACK} [term, weight ≥ 0] pairs`);
   if (!Number.isSafeInteger(r.tokens) || (r.tokens as number) < 0) fail(`has skill node ${id} whose token count is not a whole number ≥ 0`);
   return node as GraphNode;
 }

@@ -50,7 +50,10 @@ export interface PlanRanking extends Ranking {
 }
 
 export function planSteps(index: GraphIndex, query: string, maxSteps: number): PlanRanking {
-  const ranking = rank(index, query, Math.max(PLAN_POOL, maxSteps));
+  // No feedback: it pulls the ranking towards the best hits' topic, and a plan serves every need a
+  // task names (with it, "clone a repository, set up a python environment and download a dataset"
+  // lost the python step to the download skill's neighbours; plan recall on the dev sets was the same).
+  const ranking = rank(index, query, Math.max(PLAN_POOL, maxSteps), { feedback: false });
   if (ranking.hits.length === 0) return { ...ranking, steps: [] };
   const best = ranking.hits[0]!.score;
   const chosen: { hit: RankedHit; role: PlanStep['role']; rank: number }[] = [];

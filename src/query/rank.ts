@@ -39,6 +39,8 @@ export interface Ranking {
   readonly unknownTerms: readonly string[];
   /** Best coverage by one seed of the query's attainable weight (the terms some skill contains). */
   readonly coverage: number;
+  /** Terms added to the query by pseudo-relevance feedback, heaviest first (none when the query's own decided). */
+  readonly feedback: readonly string[];
   readonly hits: readonly RankedHit[];
 }
 
@@ -48,10 +50,44 @@ const BODY = FIELDS.indexOf('body');
 /** At most what the graph adds to a hit's score: under the weakest seed's text share (seeds.minRatio). */
 const GRAPH_BOOST = 0.05;
 
-export function rank(index: GraphIndex, query: string, k: number): Ranking {
+export function rank(index: GraphIndex, query: string, k: number, options: { readonly feedback?: boolean } = {}): Ranking {
+  const F = index.parameters.feedback;
+  const counts = queryTermCounts(query);
+  const useFeedback = options.feedback !== false && F.terms > 0 && F.weight > 0;
+  const first = rankTerms(index, counts, useFeedback ? Math.max(k, F.docs) : k);
+  const answer = (hits: readonly RankedHit[], feedback: readonly string[]): Ranking => ({ terms: first.terms, unknownTerms: first.unknownTerms, coverage: first.coverage, feedback, hits: hits.slice(0, k) });
+  // The query already speaks the words of a skill (or of none): its own terms decide.
+  if (!useFeedback || first.hits.length === 0 || first.coverage >= F.maxCoverage) return answer(first.hits, []);
+  const added = feedbackTerms(first.hits.slice(0, F.docs), F.terms, F.weight);
+  if (added.size === 0) return answer(first.hits, []);
+  const expanded = new Map(counts);
+  for (const [t, w] of added) expanded.set(t, (expanded.get(t) ?? 0) + w);
+  const second = rankTerms(index, expanded, k);
+  // NO_SKILL_HIT was decided on the query's own terms; the expanded one cannot take hits away.
+  return second.hits.length > 0 ? answer(second.hits, [...added.keys()]) : answer(first.hits, []);
+}
+
+/**
+ * Pseudo-relevance feedback (Rocchio, RM3): the words the best hits share, which a task worded
+ * otherwise than the skills lacks. Each hit's distinctive terms (ParentNode.terms) weigh by the
+ * hit's score over the best's; the `count` heaviest are added, the heaviest with query-term
+ * frequency `weight`, the rest in proportion. Ties go to the term that sorts first.
+ */
+export function feedbackTerms(hits: readonly RankedHit[], count: number, weight: number): Map<string, number> {
+  const sum = new Map<string, number>();
+  const best = hits[0]?.score ?? 0;
+  if (best <= 0) return new Map();
+  for (const h of hits) for (const [t, w] of h.node.terms) sum.set(t, (sum.get(t) ?? 0) + (h.score / best) * w);
+  const heaviest = [...sum].sort((a, b) => b[1] - a[1] || compareCodeUnits(a[0], b[0])).slice(0, count);
+  const top = heaviest[0]?.[1] ?? 0;
+  if (!(top > 0)) return new Map();
+  return new Map(heaviest.map(([t, w]) => [t, (weight * w) / top]));
+}
+
+/** The ranking for query terms with their frequencies (fractional for feedback terms), sorted by term. */
+function rankTerms(index: GraphIndex, counts: ReadonlyMap<string, number>, k: number): Omit<Ranking, 'feedback'> {
   const P = index.parameters;
   const nDocs = index.docs.length;
-  const counts = queryTermCounts(query);
   const terms = [...counts.keys()];
   const unknownTerms: string[] = [];
   if (terms.length === 0 || nDocs === 0) return { terms, unknownTerms: terms, coverage: 0, hits: [] };

@@ -90,7 +90,7 @@ export function openRetriever(dist: string): Retriever {
     async query(query, options = {}) {
       const { k, budget } = checkedOptions(options);
       const ranking = rank(index, query, k);
-      const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage };
+      const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage, feedback: ranking.feedback };
       if (ranking.hits.length === 0) {
         return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.tokenizer }, hits: [] };
       }
@@ -104,7 +104,7 @@ export function openRetriever(dist: string): Retriever {
     async plan(query, options = {}) {
       const { k, budget } = checkedOptions(options);
       const ranking = planSteps(index, query, k);
-      const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage };
+      const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage, feedback: ranking.feedback };
       if (ranking.steps.length === 0) {
         return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.tokenizer }, steps: [], contracts: [] };
       }

@@ -153,6 +153,8 @@ describe('query index structure', () => {
     ['record offsets out of order', (core) => (core.records[2] = 0), /has record offsets that are not \d+ ascending whole numbers/],
     ['a term directory out of order', (core) => core.terms.first.reverse(), /has a term directory whose first terms are not strings in ascending order/],
     ['two nodes with one id', (core) => (core.nodes[1] = core.nodes[0]!), /has two nodes with one id/],
+    ['feedback from more hits than a query should read', (core) => ((core.parameters.feedback as { docs: number }).docs = 1e6), /has parameter feedback\.docs = 1000000, outside 1\.\.100/],
+    ['feedback terms that are not counted in whole numbers', (core) => ((core.parameters.feedback as { terms: number }).terms = 2.5), /has a non-integer feedback document or term count/],
   ];
   for (const [what, edit, message] of atLoad) {
     it(`${what} is an IndexError at load, and exit 2 from the CLI`, () => {
@@ -169,6 +171,8 @@ describe('query index structure', () => {
     ['a skill node whose description is a number', (doc) => (node(doc).description = 42), /has skill node skill:threat-detection without a string description/],
     ['a skill node without invokes', (doc) => void delete node(doc).invokes, /has skill node skill:threat-detection whose invokes is not a list of strings/],
     ['a skill node whose flagged is not a list', (doc) => (node(doc).flagged = 'yes'), /has skill node skill:threat-detection whose flagged is not a list of strings/],
+    ['a skill node with a negative feedback weight', (doc) => (node(doc).terms = [['pcap', -1]]), /has skill node skill:threat-detection whose terms are not at most 100 \[term, weight ≥ 0\] pairs/],
+    ['a skill node without feedback terms', (doc) => void delete node(doc).terms, /has skill node skill:threat-detection whose terms are not at most 100 \[term, weight ≥ 0\] pairs/],
   ];
   for (const [what, edit, message] of whenRead) {
     it(`${what} is an IndexError when its record is read, and exit 2 from the CLI`, async () => {

@@ -142,6 +142,44 @@ describe('retrieval', () => {
   });
 });
 
+describe('pseudo-relevance feedback', () => {
+  // 'imag' is image-resize's word and the rest threat-detection's: no one skill covers the query.
+  const MIXED = 'detect intrusions and suspicious beaconing seen by a camera in images';
+
+  it('adds the distinctive terms of the best hits to a query no skill covers whole', () => {
+    const ranking = rank(retrieval.index, MIXED, 8);
+    expect(ranking.coverage).toBeLessThan(retrieval.index.parameters.feedback.maxCoverage);
+    expect(ranking.feedback.length).toBe(retrieval.index.parameters.feedback.terms);
+    const best = rank(retrieval.index, MIXED, retrieval.index.parameters.feedback.docs, { feedback: false }).hits;
+    const theirs = new Set(best.flatMap((h) => h.node.terms.map(([t]) => t)));
+    for (const t of ranking.feedback) expect(theirs.has(t), t).toBe(true);
+    // NO_SKILL_HIT and coverage are the query's own: the same with feedback and without.
+    expect(rank(retrieval.index, MIXED, 8, { feedback: false }).coverage).toBe(ranking.coverage);
+  });
+
+  it("brings in a skill that shares the best hit's words and none of the query's", () => {
+    // threat-detection's distinctive terms say "tcpdump", pcap-capture's word; without edges
+    // nothing else links the two, so pcap-capture ranks only by way of feedback.
+    const doc = readGraphDocument(retrievalDist);
+    const nodes = doc.nodes.map((n) => (n.kind === 'parent' && n.path === 'threat-detection' ? { ...n, terms: [['tcpdump', 1] as const] } : n));
+    const index = indexOf(retrievalDist, { ...doc, nodes, edges: [], parameters: { ...doc.parameters, feedback: { ...doc.parameters.feedback, weight: 1 } } });
+    expect(rank(index, MIXED, 8, { feedback: false }).hits.map((h) => h.node.path)).not.toContain('pcap-capture');
+    const ranking = rank(index, MIXED, 8);
+    expect(ranking.feedback[0]).toBe('tcpdump');
+    expect(ranking.hits.map((h) => h.node.path)).toContain('pcap-capture');
+  });
+
+  it('leaves a query one skill covers whole to its own terms, and a nonsense query to NO_SKILL_HIT', () => {
+    const own = rank(retrieval.index, INTRUSION, 8);
+    expect(own.coverage).toBe(1);
+    expect(own.feedback).toEqual([]);
+    expect(own.hits).toEqual(rank(retrieval.index, INTRUSION, 8, { feedback: false }).hits);
+    const none = rank(retrieval.index, 'blorft snazzle wibble quorp', 8);
+    expect(none.hits).toEqual([]);
+    expect(none.feedback).toEqual([]);
+  });
+});
+
 describe('bundles', () => {
   it('returns a rewritten parent as the skill as written: every line, not the skeleton', async () => {
     const r = await cli.query('download a public dataset and verify its checksum', { k: 1, budget: 4000 });
