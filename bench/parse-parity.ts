@@ -72,10 +72,15 @@ const reference = docs.map((d) => splitUnits(d.file, d.text, d.bodyStart, parseM
 const refMs = performance.now() - t0;
 t0 = performance.now();
 const declined = new Map<string, number>();
+const reread = { contents: 0, files: 0 };
 const candidate: (SplitUnits | null)[] = docs.map((d) => {
   if (candidateName === 'scan') return scanUnits(d.file, d.text, d.bodyStart, d.lines);
   const fast = fastSplitUnits(d.file, d.text, d.bodyStart, d.lines);
-  if (fast.ok) return fast.split;
+  if (fast.ok) {
+    reread.contents += fast.remarkRead;
+    if (fast.remarkRead > 0) reread.files++;
+    return fast.split;
+  }
   declined.set(fast.reason, (declined.get(fast.reason) ?? 0) + 1);
   // The build parses a declined file with remark: count that time too.
   splitUnits(d.file, d.text, d.bodyStart, parseMarkdown(d.text), d.lines);
@@ -89,6 +94,7 @@ if (candidateName === 'scan') console.log(`scan (block-scan.ts): ${(candMs / 100
 else {
   const accepted = candidate.filter((c) => c !== null).length;
   console.log(`fast path (fast-markdown.ts), declined files parsed by remark: ${(candMs / 1000).toFixed(2)} s, ${(bytes / 1e6 / (candMs / 1000)).toFixed(2)} MB/s (${(refMs / candMs).toFixed(1)}x)`);
+  console.log(`inline contents the fast path doubted and remark read: ${reread.contents}, in ${reread.files} of the accepted files`);
   console.log(`accepted ${accepted} of ${docs.length} files (${((100 * accepted) / docs.length).toFixed(1)}%); declined: ${[...declined].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ') || 'none'}`);
 }
 const compared = docs.flatMap((d, i) => (candidate[i] ? [i] : []));

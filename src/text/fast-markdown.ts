@@ -42,7 +42,8 @@ import { buildUnit, isClosedFence, parseMarkdown, plainText, type SplitUnits } f
 import { collapse } from './collapse.js';
 import type { Nodes, Paragraph, PhrasingContent } from 'mdast';
 
-export type FastSplit = { readonly ok: true; readonly split: SplitUnits } | { readonly ok: false; readonly reason: string };
+/** `remarkRead`: inline contents the fast path doubted and had remark read (benches report it). */
+export type FastSplit = { readonly ok: true; readonly split: SplitUnits; readonly remarkRead: number } | { readonly ok: false; readonly reason: string };
 
 /** A construct the fast path leaves to remark: the whole document is parsed by remark. */
 class Decline extends Error {}
@@ -133,7 +134,8 @@ export function fastPathAvailable(): boolean {
 export function fastSplitUnits(parentPath: string, text: string, bodyStart: number, lines: LineIndex): FastSplit {
   if (!md) return { ok: false, reason: 'unavailable' };
   try {
-    return { ok: true, split: split(md, parentPath, text, bodyStart, lines) };
+    const { units, unclosedFences, remarkRead } = split(md, parentPath, text, bodyStart, lines);
+    return { ok: true, split: { units, unclosedFences }, remarkRead };
   } catch (err) {
     return { ok: false, reason: err instanceof Decline ? err.message : `internal: ${err instanceof Error ? err.message : String(err)}` };
   } finally {
@@ -171,7 +173,7 @@ function doubt(reason: string): never {
   throw new InlineDoubt(reason);
 }
 
-function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: number, lines: LineIndex): SplitUnits {
+function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: number, lines: LineIndex): SplitUnits & { remarkRead: number } {
   // micromark drops a byte order mark opening the text (decodeUtf8 has removed it already in a build).
   if (text.startsWith('\uFEFF')) decline('byte-order-mark');
   const head = text.slice(0, bodyStart);
@@ -521,6 +523,20 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     return remarkRead([{ content, tail }])?.[0] ?? decline('reparse');
   }
   const LITERAL = /@|www\.|https?:\/\/|mailto:|xmpp:/i;
+  /** The text of inline tokens as one string: text pieces (links' and images' labels too), breaks as line endings; no code spans, destinations, titles or autolinks. */
+  const textOf = (children: readonly Token[]): string => {
+    let out = '';
+    let autolink = 0;
+    for (const c of children) {
+      if (c.type === 'link_open' && c.markup === 'autolink') autolink++;
+      else if (c.type === 'link_close' && c.markup === 'autolink') autolink--;
+      else if (autolink > 0) continue;
+      else if (c.type === 'text' || c.type === 'text_special') out += c.content;
+      else if (c.type === 'softbreak' || c.type === 'hardbreak') out += '\n';
+      else if (c.type === 'image') out += textOf(c.children ?? []);
+    }
+    return out;
+  };
   /**
    * A paragraph's trailing whitespace, which markdown-it trims and micromark keeps: a literal such
    * as `www.` ends differently with it.
@@ -543,8 +559,12 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
   }
   /** markdown-it's phrasing of an inline content, or null where remark must read it. */
   const ownPhrasing = (content: string, children: readonly Token[]): Container | null => {
-    // Tested on the raw content: markdown-it splits text at escapes, and a literal can straddle them.
-    if (LITERAL.test(content)) return null;
+    // A literal can only form in text: not in a code span, a link's destination or title, or an
+    // autolink, which is where most URLs of a skill stand. So the raw content is tested, and then
+    // its text as markdown-it reads it, all text pieces joined (escapes and entities resolved, the
+    // labels of links and images included, breaks as line endings), so that a literal straddling
+    // an escape or emphasis is still seen.
+    if (LITERAL.test(content) && LITERAL.test(textOf(children))) return null;
     try {
       checkContent(content);
       return phrasing(children);
@@ -827,7 +847,7 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     }
     units.push(buildUnit(parentPath, k, text, start, end, own, lineOf(start), features[k]!));
   });
-  return { units, unclosedFences: [] };
+  return { units, unclosedFences: [], remarkRead: toRemark.length };
 }
 
 /** Declines lines whose reading differs between the parsers whatever markdown-it made of them. */

@@ -42,7 +42,7 @@ function variants(md: string): string[] {
 function skillLike(seed: number, count: number): string[] {
   const random = seeded(seed);
   const pick = <T>(a: readonly T[]): T => a[Math.floor(random() * a.length)]!;
-  const inline = ['Run', 'the build', 'with `npm test`', '**before** you push', '*carefully*', 'see [docs](docs/a.md)', '![chart](c.png)', 'and `a|b`', 'at ~/.skills', 'a\\*b', '&amp;', 'snake_case_name', 'x * y', '"quoted"', '(note)', 'é'];
+  const inline = ['Run', 'the build', 'with `npm test`', '**before** you push', '*carefully*', 'see [docs](docs/a.md)', '![chart](c.png)', 'and `a|b`', 'at ~/.skills', 'a\\*b', '&amp;', 'snake_case_name', 'x * y', '"quoted"', '(note)', 'é', 'see [the guide](https://example.com/guide)', '<https://example.com>', 'at https://example.com', 'mail dev@example.com'];
   const sentence = () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => pick(inline)).join(' ');
   const block = (): string[] => {
     switch (Math.floor(random() * 8)) {
@@ -94,7 +94,7 @@ function generated(seed: number, count: number): string[] {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const pick = <T>(a: readonly T[]): T => a[Math.floor(random() * a.length)]!;
-  const inline = ['word', 'two words', '`code`', '``a ` b``', '`unclosed', '**bold**', '*em*', '_em_', '__strong__', '***both***', '~~del~~', '~one~', '[a](b.md)', '[a `c` b](<x y> "t")', '![alt *x*](p.png)', '[ref]', '[t][ref]', '[t][]', '\\*esc', '&amp;', '&#35;', 'foo_bar_baz', 'a*b*c', '**a*', '[x]', '[ ]', '|', '\\|', 'a | b', '`a|b`', ':', '(', ')', '"q"', 'é', '\u00a0nb', 'end  ', 'end\\', '~/.ssh', '#tag'];
+  const inline = ['word', 'two words', '`code`', '``a ` b``', '`unclosed', '**bold**', '*em*', '_em_', '__strong__', '***both***', '~~del~~', '~one~', '[a](b.md)', '[a `c` b](<x y> "t")', '![alt *x*](p.png)', '[ref]', '[t][ref]', '[t][]', '\\*esc', '&amp;', '&#35;', 'foo_bar_baz', 'a*b*c', '**a*', '[x]', '[ ]', '|', '\\|', 'a | b', '`a|b`', ':', '(', ')', '"q"', 'é', '\u00a0nb', 'end  ', 'end\\', '~/.ssh', '#tag', '[u](https://x.io/a)', '<https://x.io>', 'https://x.io', 'a@b.co', '`https://c.io`', '[m](mailto:a@b.co "www.t.io")', '(www.x.io)'];
   const line = () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => pick(inline)).join(pick([' ', ' ', '', '  ']));
   const blocks: (() => string)[] = [
     () => `${'#'.repeat(1 + Math.floor(random() * 6))} ${line()}${pick(['', '', ' #'])}`,
@@ -254,6 +254,41 @@ describe('fast path: markdown-it read back onto the source', () => {
       '1.  > *em* &copy;\nfoo_bar_baz `a|b` **a* `unclosed\n  ~one~ ]\n      *em* `code` !\n',
     ];
     expect(acceptedAndEqual(found).mismatches).toEqual([]);
+  });
+
+  it('reads URLs in link destinations, titles, autolinks and code spans itself; a literal in text goes to remark', () => {
+    const own = [
+      'See [docs](https://example.com/a) and [mail](mailto:a@b.co "t https://x.y www.z.io").\n',
+      'Use <https://example.com> or <a@b.co>, run `curl https://x.io`, and look at ![i](https://x.io/p.png).\n',
+      '- [a](<https://x.io/a b>) then **[b](http://y.io/(c))**\n',
+      `[a](https://x.io/${'('.repeat(31)}b${')'.repeat(31)})\n`,
+    ];
+    for (const text of own.flatMap(variants)) {
+      const got = fast(text);
+      expect(got.ok, text).toBe(true);
+      if (!got.ok) continue;
+      expect(got.remarkRead, text).toBe(0);
+      expect(got.split, text).toEqual(reference(text));
+    }
+    // Where a literal could form in text, remark reads the paragraph (or the file is declined).
+    const doubted = [
+      'Visit https://example.com today.\n',
+      'Mail a@b.co now.\n',
+      '[https://x.io](y) and [www.z.io][r]\n\n[r]: /u\n',
+      'a\\@b.co and h\\ttps://x.io\n',
+      '[a] (https://x.io)\n',
+      '[a](https://x.io\n',
+      '![alt www.x.io](p.png)\n',
+      '*https*://x.io and www.*x*.io\n',
+    ];
+    for (const text of doubted) {
+      const got = fast(text);
+      if (got.ok) expect(got.remarkRead, text).toBeGreaterThan(0);
+    }
+    // Destinations whose nesting only one parser takes as a link, and other corners: both agree or decline.
+    const corners = [30, 31, 32, 33, 34, 40].map((n) => `[a](https://x.io/${'('.repeat(n)}b${')'.repeat(n)}) c\n`);
+    corners.push('[a](https://x.io "t" d)\n', '[a](https://x.io\n"t")\n', '[a](https://x.io\\)b)\n', '[a](<https://x.io>b)\n', '[a](https://x.io)https://y.io\n', '[a]\n(https://x.io)\n');
+    expect(acceptedAndEqual([...doubted, ...corners].flatMap(variants)).mismatches).toEqual([]);
   });
 
   it('reads a table right under a heading or a paragraph line, as remark does', () => {
