@@ -177,6 +177,8 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
           skillIO: (p) => memo.skillIO.through(sha256(skillIOInput(p)), () => computeIO(p)),
         }
       : { termCounts, bodyCounts: countBody, skillIO: computeIO },
+    // Computed from the facts' body counts, which are the ones the graph reads when the facts are known.
+    known?.bodyModel,
   );
   artifacts.push(jsonArtifact('graph.json', 'graph', graph, 0));
   // The same graph encoded for a query's cold start: what every query reads, and the rest by byte range.

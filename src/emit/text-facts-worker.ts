@@ -1,12 +1,15 @@
 /**
  * Worker entry for text-facts.ts: per skill, the o200k count of its text, the term counts of its
- * body and its artifact mentions, from what the main thread sends (its frontmatter text and its
- * skillIOInput, which holds everything skillIO reads). The same functions rendering calls.
+ * body and its artifact mentions, from what the main thread sends (its path, frontmatter text and
+ * skillIOInput, which holds everything skillIO reads); then the bodies' TF-IDF vectors and each
+ * skill's nearest skills. The same functions rendering calls.
  */
 import { parentPort } from 'node:worker_threads';
 import type { Parent } from '../ir/types.js';
 import { loadTokenCounter } from '../text/bpe.js';
-import { termCounts } from '../propose/tfidf.js';
+import { buildTfidfFromCounts, termCounts } from '../propose/tfidf.js';
+import { nearestParents } from '../graph/edges/sem.js';
+import { parentNodeId } from '../graph/types.js';
 import { loadArtifactLexicon, skillIO } from '../graph/artifacts.js';
 import type { TextFactsRequest } from './text-facts.js';
 
@@ -38,7 +41,10 @@ parentPort?.once('message', (skills: TextFactsRequest[]) => {
         bodyCounts.push(termCounts(body));
         io.push(skillIO(p, lex));
       }
-      parentPort!.postMessage({ tokens, bodyCounts, io });
+      // The graph's body model, from these very counts: the TF-IDF vectors and each skill's nearest skills.
+      const vectors = buildTfidfFromCounts(bodyCounts).vectors;
+      const nearest = nearestParents(vectors, skills.map((s) => parentNodeId(s.path)));
+      parentPort!.postMessage({ tokens, bodyCounts, io, vectors, nearest });
     } catch (err) {
       parentPort!.postMessage({ error: err instanceof Error ? err.message : String(err) });
     }

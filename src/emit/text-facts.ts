@@ -1,7 +1,8 @@
 /**
  * Per-skill values that rendering needs and that depend on the parse alone: the o200k token count
  * of each skill's text, the content-term counts of its body (the graph's TF-IDF and BM25F body
- * field), and its artifact mentions (graph/artifacts.ts). Once the parse pass is done the parse
+ * field), and its artifact mentions (graph/artifacts.ts); and from the body counts, the TF-IDF
+ * vectors and each skill's nearest skills (the graph's sem edges). Once the parse pass is done the parse
  * processes have exited and the build's main thread runs alone, so these are computed in a worker
  * thread while the passes run; rendering then reads them instead of computing them. The worker
  * runs the same functions on the same inputs, so the values are the same; a worker that fails
@@ -17,13 +18,16 @@
  * every one of them again.
  */
 import type { Parent } from '../ir/types.js';
-import type { TermCounts } from '../propose/tfidf.js';
+import type { SparseVector, TermCounts } from '../propose/tfidf.js';
+import type { BodyModel } from '../graph/build-graph.js';
+import type { Neighbour } from '../graph/edges/edge-rule.js';
 import type { SkillIO } from '../graph/artifacts.js';
 import { skillIOInput } from '../graph/artifacts.js';
 import { startHelperThread } from '../util/helper-thread.js';
 
 /** What the worker is sent per skill: its frontmatter text and skillIOInput. */
 export interface TextFactsRequest {
+  readonly path: string;
   readonly frontmatter: string;
   readonly ioInput: string;
 }
@@ -37,6 +41,8 @@ export interface TextFacts {
   /** termCounts of the body (the units' texts joined). */
   readonly bodyCounts: readonly TermCounts[];
   readonly io: readonly SkillIO[];
+  /** TF-IDF vectors of the bodies (from bodyCounts) and each skill's nearest skills: the graph's body model. */
+  readonly bodyModel: BodyModel;
 }
 
 export interface PendingTextFacts {
@@ -63,9 +69,10 @@ export function startTextFacts(parents: readonly Parent[]): PendingTextFacts {
       resolve(v);
       void worker.terminate();
     };
-    worker.on('message', (m: { tokens: number[]; bodyCounts: TermCounts[]; io: SkillIO[] } | { error: string }) => {
-      if ('error' in m || m.tokens.length !== parents.length || m.bodyCounts.length !== parents.length || m.io.length !== parents.length) settle(null);
-      else settle({ parents, tokens: m.tokens, bodyCounts: m.bodyCounts, io: m.io });
+    worker.on('message', (m: { tokens: number[]; bodyCounts: TermCounts[]; io: SkillIO[]; vectors: SparseVector[]; nearest: Neighbour[][] } | { error: string }) => {
+      const n = parents.length;
+      if ('error' in m || m.tokens.length !== n || m.bodyCounts.length !== n || m.io.length !== n || m.vectors.length !== n || m.nearest.length !== n) settle(null);
+      else settle({ parents, tokens: m.tokens, bodyCounts: m.bodyCounts, io: m.io, bodyModel: { vectors: m.vectors, nearest: m.nearest } });
     });
     worker.on('error', () => settle(null));
     worker.on('exit', () => settle(null));
@@ -73,7 +80,7 @@ export function startTextFacts(parents: readonly Parent[]): PendingTextFacts {
     // the worker once it has them, or has given up on them). A request that cannot be made or
     // sent (out of memory) is a worker that failed, not a failed build.
     try {
-      worker.postMessage(parents.map((p): TextFactsRequest => ({ frontmatter: p.frontmatter.raw, ioInput: skillIOInput(p) })));
+      worker.postMessage(parents.map((p): TextFactsRequest => ({ path: p.path, frontmatter: p.frontmatter.raw, ioInput: skillIOInput(p) })));
     } catch {
       settle(null);
     }

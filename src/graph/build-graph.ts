@@ -5,14 +5,15 @@
  */
 import path from 'node:path';
 import type { BuildIR, Contract, Parent } from '../ir/types.js';
-import { buildTfidfFromCounts, termCounts, type TermCounts } from '../propose/tfidf.js';
+import { buildTfidfFromCounts, termCounts, type SparseVector, type TermCounts } from '../propose/tfidf.js';
+import type { Neighbour } from './edges/edge-rule.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { TOKENIZER } from '../text/bpe.js';
 import { loadArtifactLexicon, skillIO, type SkillIO } from './artifacts.js';
 import { EDGE_RULES } from './edges/registry.js';
 import { DISTINCTIVE_TERMS, indexDocuments, type FieldTexts } from './lexicon.js';
 import { DEFAULT_PARAMETERS } from './parameters.js';
-import { EDGE_TYPES, FIELDS, GRAPH_SCHEMA_VERSION, type ContractNode, type EdgeType, type GraphDocument, type GraphEdge, type ParentNode } from './types.js';
+import { EDGE_TYPES, FIELDS, GRAPH_SCHEMA_VERSION, parentNodeId, type ContractNode, type EdgeType, type GraphDocument, type GraphEdge, type ParentNode } from './types.js';
 
 export interface ParentHydration {
   /** dist-relative file an agent reads for the parent. */
@@ -21,9 +22,7 @@ export interface ParentHydration {
   readonly tokens: number;
 }
 
-export function parentNodeId(parentPath: string): string {
-  return `skill:${parentPath}`;
-}
+export { parentNodeId };
 
 export function contractNodeId(id: string): string {
   return `contract:${id}`;
@@ -43,7 +42,17 @@ export interface GraphMemo {
 
 const COMPUTE: GraphMemo = { termCounts, skillIO: (p) => skillIO(p, loadArtifactLexicon()) };
 
-export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHydration>, memo: GraphMemo = COMPUTE): GraphDocument {
+/**
+ * Library-wide values a build computed beforehand from the very body counts the graph reads (in a
+ * worker thread while its passes ran, emit/text-facts.ts): the TF-IDF vectors of the bodies and
+ * each parent's nearest parents (edges/sem.ts nearestParents).
+ */
+export interface BodyModel {
+  readonly vectors: readonly SparseVector[];
+  readonly nearest: readonly (readonly Neighbour[])[];
+}
+
+export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHydration>, memo: GraphMemo = COMPUTE, bodyModel?: BodyModel): GraphDocument {
   const parents = ir.parents ?? [];
   const decisions = new Map((ir.profiles ?? []).map((p) => [p.cluster, p.decision]));
   // A contract is a node only when some skill invokes it: the child store is reached through invokes.
@@ -64,7 +73,8 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   // Each body is tokenised once, for the sem rule's TF-IDF vectors and for the lexicon's body field.
   const bodies = parents.map(bodyText);
   const bodyCounts = bodies.map((body, i) => (memo.bodyCounts ? memo.bodyCounts(parents[i]!, body) : memo.termCounts(body)));
-  const vectors = buildTfidfFromCounts(bodyCounts).vectors;
+  const model = bodyModel && bodyModel.vectors.length === parents.length && bodyModel.nearest.length === parents.length ? bodyModel : undefined;
+  const vectors = model?.vectors ?? buildTfidfFromCounts(bodyCounts).vectors;
 
   const sharing = new Set((ir.passages ?? []).flatMap((x) => x.members.map((m) => m.parent)));
   const nodesWithoutTerms: Omit<ParentNode, 'terms'>[] = parents.map((p, i) => {
@@ -99,7 +109,7 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
       templates: c.templates.map((t) => t.template),
     }));
 
-  const ctx = { parents, parentIds, io, artifacts: lex, vectors, contracts, contractId: contractNodeId, callSites };
+  const ctx = { parents, parentIds, io, artifacts: lex, vectors, ...(model ? { nearest: model.nearest } : {}), contracts, contractId: contractNodeId, callSites };
   const edges = EDGE_RULES.flatMap((rule) => rule.build(ctx)).sort(compareEdges);
   const counts = Object.fromEntries(EDGE_TYPES.map((t) => [t, 0])) as Record<EdgeType, number>;
   for (const e of edges) counts[e.type]++;

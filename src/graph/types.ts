@@ -8,6 +8,11 @@
 
 export const GRAPH_SCHEMA_VERSION = 3;
 
+/** A skill's node id: `skill:` and its library-relative folder (ties in ranking go by it, as by path). */
+export function parentNodeId(parentPath: string): string {
+  return `skill:${parentPath}`;
+}
+
 export type EdgeType = 'invokes' | 'dep' | 'wf' | 'sem' | 'alt';
 export const EDGE_TYPES: readonly EdgeType[] = ['invokes', 'dep', 'wf', 'sem', 'alt'];
 

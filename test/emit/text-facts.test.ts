@@ -1,6 +1,6 @@
 /**
  * The text-facts worker (emit/text-facts.ts) computes, in a thread, per-skill values rendering
- * would otherwise compute itself. It runs the compiled module (a worker needs JavaScript), so this
+ * would otherwise compute itself, and the graph's body model (TF-IDF vectors, nearest skills). It runs the compiled module (a worker needs JavaScript), so this
  * test drives build/src in a child process and compares the worker's values with the functions
  * rendering calls, skill by skill, over every fixture library.
  */
@@ -18,7 +18,8 @@ describe('per-skill values from the text-facts worker', () => {
       import { parseOne } from ${at('passes/parse.js')};
       import { startTextFacts } from ${at('emit/text-facts.js')};
       import { loadTokenCounter } from ${at('text/bpe.js')};
-      import { termCounts } from ${at('propose/tfidf.js')};
+      import { buildTfidfFromCounts, termCounts } from ${at('propose/tfidf.js')};
+      import { nearestParents } from ${at('graph/edges/sem.js')};
       import { loadArtifactLexicon, skillIO } from ${at('graph/artifacts.js')};
       import { parentText } from ${at('rewrite/splice.js')};
       const parents = [];
@@ -36,15 +37,23 @@ describe('per-skill values from the text-facts worker', () => {
         const got = JSON.stringify([facts.tokens[i], facts.bodyCounts[i], facts.io[i]]);
         if (want !== got) { differ++; console.error(p.path, want.slice(0, 200), got.slice(0, 200)); }
       });
-      console.log(JSON.stringify({ skills: parents.length, differ, same: facts.parents === parents, mentions: facts.io.reduce((a, x) => a + x.mentions.length, 0) }));
+      // The body model: the vectors and neighbours the graph would compute from the same counts.
+      const vectors = buildTfidfFromCounts(parents.map((p) => termCounts(p.units.map((u) => u.text).join('')))).vectors;
+      const plain = (vs) => JSON.stringify(vs.map((v) => [Array.from(v.terms), Array.from(v.weights)]));
+      const model = plain(facts.bodyModel.vectors) === plain(vectors) && JSON.stringify(facts.bodyModel.nearest) === JSON.stringify(nearestParents(vectors, parents.map((p) => 'skill:' + p.path)));
+      const neighbours = facts.bodyModel.nearest.reduce((a, n) => a + n.length, 0);
+      console.log(JSON.stringify({ skills: parents.length, differ, same: facts.parents === parents, mentions: facts.io.reduce((a, x) => a + x.mentions.length, 0), model, neighbours }));
     `;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: ROOT });
     expect(r.stderr).toBe('');
-    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { skills: number; differ: number; same: boolean; mentions: number };
+    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { skills: number; differ: number; same: boolean; mentions: number; model: boolean; neighbours: number };
     expect(out.differ).toBe(0);
     expect(out.same).toBe(true);
     expect(out.skills).toBeGreaterThan(20);
     // Artifact mentions were found (so skillIO's rebuilt parent was read, not an empty one).
     expect(out.mentions).toBeGreaterThan(0);
+    // The TF-IDF vectors and nearest skills are those the graph computes, and there are some.
+    expect(out.model).toBe(true);
+    expect(out.neighbours).toBeGreaterThan(10);
   });
 });

@@ -7,6 +7,12 @@ import type { SparseVector } from '../../propose/tfidf.js';
 import type { ArtifactLexicon, SkillIO } from '../artifacts.js';
 import type { EdgeType, GraphEdge } from '../types.js';
 
+/** A parent near another: its index in the library and their cosine. */
+export interface Neighbour {
+  readonly j: number;
+  readonly sim: number;
+}
+
 export interface GraphContext {
   /** Parents in library order; node id of parent i is parentIds[i]. */
   readonly parents: readonly Parent[];
@@ -17,6 +23,8 @@ export interface GraphContext {
   readonly artifacts: ArtifactLexicon;
   /** Per parent: TF-IDF unit vector of its whole text. */
   readonly vectors: readonly SparseVector[];
+  /** Per parent: its nearest parents by cosine (sem.ts nearestParents of these vectors), when computed beforehand. */
+  readonly nearest?: readonly (readonly Neighbour[])[];
   /** Contracts in the child store (auto-promoted), by id, and their node ids. */
   readonly contracts: readonly Contract[];
   readonly contractId: (id: string) => string;
