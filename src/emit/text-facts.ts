@@ -72,7 +72,7 @@ export function startTextFacts(parents: readonly Parent[]): PendingTextFacts {
     worker.on('message', (m: { tokens: number[]; bodyCounts: TermCounts[]; io: SkillIO[]; vectors: SparseVector[]; nearest: Neighbour[][] } | { error: string }) => {
       const n = parents.length;
       if ('error' in m || m.tokens.length !== n || m.bodyCounts.length !== n || m.io.length !== n || m.vectors.length !== n || m.nearest.length !== n) settle(null);
-      else settle({ parents, tokens: m.tokens, bodyCounts: m.bodyCounts, io: m.io, bodyModel: { vectors: m.vectors, nearest: m.nearest } });
+      else settle({ parents, tokens: m.tokens, bodyCounts: m.bodyCounts, io: m.io, bodyModel: { counts: m.bodyCounts, vectors: m.vectors, nearest: m.nearest } });
     });
     worker.on('error', () => settle(null));
     worker.on('exit', () => settle(null));

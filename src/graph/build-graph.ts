@@ -48,6 +48,8 @@ const COMPUTE: GraphMemo = { termCounts, skillIO: (p) => skillIO(p, loadArtifact
  * each parent's nearest parents (edges/sem.ts nearestParents).
  */
 export interface BodyModel {
+  /** The body counts the model was computed from: it is used only when the graph reads these very objects. */
+  readonly counts: readonly TermCounts[];
   readonly vectors: readonly SparseVector[];
   readonly nearest: readonly (readonly Neighbour[])[];
 }
@@ -73,7 +75,10 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   // Each body is tokenised once, for the sem rule's TF-IDF vectors and for the lexicon's body field.
   const bodies = parents.map(bodyText);
   const bodyCounts = bodies.map((body, i) => (memo.bodyCounts ? memo.bodyCounts(parents[i]!, body) : memo.termCounts(body)));
-  const model = bodyModel && bodyModel.vectors.length === parents.length && bodyModel.nearest.length === parents.length ? bodyModel : undefined;
+  // The model holds only if every body's counts are the model's own (a copy's may be another
+  // copy's, equal by construction); counts a build cache gave are not, whatever they say.
+  const modelCounts = new Set(bodyModel?.counts);
+  const model = bodyModel && bodyModel.vectors.length === parents.length && bodyModel.nearest.length === parents.length && bodyCounts.every((c) => modelCounts.has(c)) ? bodyModel : undefined;
   const vectors = model?.vectors ?? buildTfidfFromCounts(bodyCounts).vectors;
 
   const sharing = new Set((ir.passages ?? []).flatMap((x) => x.members.map((m) => m.parent)));

@@ -380,7 +380,7 @@ function checkCore(file: string, core: QueryIndexCore): void {
     ['feedback.maxCoverage', isRecord(P.feedback) ? P.feedback.maxCoverage : undefined, 0, 1],
   ];
   for (const [name, value, min, max] of numbers) {
-    if (!finite(value) || value < min || value > max) fail(`has parameter ${name} = ${String(value)}, outside ${min}..${max}`);
+    if (!finite(value) || value < min || value > max) fail(`has parameter ${name} = ${typeof value === 'number' ? `${value}, outside ${min}..${max}` : `${JSON.stringify(value) ?? String(value)}, not a number`}`);
   }
   if (!Number.isInteger(P.seeds.count) || !Number.isInteger(P.ppr.iterations)) fail('has a non-integer seed count or PPR iteration count');
   if (!Number.isInteger((P.feedback as { docs: unknown }).docs) || !Number.isInteger((P.feedback as { terms: unknown }).terms)) fail('has a non-integer feedback document or term count');

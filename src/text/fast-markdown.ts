@@ -523,6 +523,25 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
     return remarkRead([{ content, tail }])?.[0] ?? decline('reparse');
   }
   const LITERAL = /@|www\.|https?:\/\/|mailto:|xmpp:/i;
+  /**
+   * Link syntax on which markdown-it is more lenient than micromark: a destination holding a line
+   * ending or another control character (markdown-it lets a backslash skip any character; micromark
+   * ends or refuses the destination there), an autolink holding one (markdown-it allows DEL), and an
+   * email autolink with `!` before the `@` (micromark's local part does not take it).
+   */
+  const linkSyntaxDoubt = (children: readonly Token[]): boolean => {
+    for (let k = 0; k < children.length; k++) {
+      const c = children[k]!;
+      if (c.type === 'link_open' && c.markup === 'autolink') {
+        const literal = children[k + 1]?.type === 'text' ? children[k + 1]!.content : '';
+        if (/[\x00-\x20\x7f]/.test(literal) || (!literal.includes(':') && literal.includes('!'))) return true;
+      } else if (c.type === 'link_open' || c.type === 'image') {
+        if (/[\x00-\x1f\x7f]/.test(c.attrGet(c.type === 'image' ? 'src' : 'href') ?? '')) return true;
+        if (c.type === 'image' && linkSyntaxDoubt(c.children ?? [])) return true;
+      }
+    }
+    return false;
+  };
   /** The text of inline tokens as one string: text pieces (links' and images' labels too), breaks as line endings; no code spans, destinations, titles or autolinks. */
   const textOf = (children: readonly Token[]): string => {
     let out = '';
@@ -559,12 +578,19 @@ function split(md: MarkdownIt, parentPath: string, text: string, bodyStart: numb
   }
   /** markdown-it's phrasing of an inline content, or null where remark must read it. */
   const ownPhrasing = (content: string, children: readonly Token[]): Container | null => {
+    if (linkSyntaxDoubt(children)) return null;
     // A literal can only form in text: not in a code span, a link's destination or title, or an
-    // autolink, which is where most URLs of a skill stand. So the raw content is tested, and then
-    // its text as markdown-it reads it, all text pieces joined (escapes and entities resolved, the
-    // labels of links and images included, breaks as line endings), so that a literal straddling
-    // an escape or emphasis is still seen.
-    if (LITERAL.test(content) && LITERAL.test(textOf(children))) return null;
+    // autolink, which is where most URLs of a skill stand. So the text as markdown-it reads it is
+    // tested, all text pieces joined (escapes and entities resolved, the labels of links and images
+    // included, breaks as line endings), so that a literal written with an escape or an entity, or
+    // straddling emphasis, is still seen. Text pieces are the raw content's own characters but for
+    // escapes and entities, so without those and without a literal in the raw content there is
+    // none in the text. The same text holding `](` is a link markdown-it turned down where
+    // micromark may take it (a title in parentheses holding one, say).
+    if (LITERAL.test(content) || content.includes('](') || /[\\&]/.test(content)) {
+      const text = textOf(children);
+      if (LITERAL.test(text) || text.includes('](')) return null;
+    }
     try {
       checkContent(content);
       return phrasing(children);

@@ -5,8 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { isSkillIO, loadArtifactLexicon, skillIO, skillIOInput } from '../../src/graph/artifacts.js';
-import { buildGraph, type GraphMemo, type ParentHydration } from '../../src/graph/build-graph.js';
-import { isTermCounts, termCounts } from '../../src/propose/tfidf.js';
+import { buildGraph, type BodyModel, type GraphMemo, type ParentHydration } from '../../src/graph/build-graph.js';
+import { nearestParents } from '../../src/graph/edges/sem.js';
+import { parentNodeId, type GraphDocument } from '../../src/graph/types.js';
+import { buildTfidfFromCounts, isTermCounts, termCounts, type TermCounts } from '../../src/propose/tfidf.js';
 import { decodeValue, encodeValue } from '../../src/cache/codec.js';
 import { buildInProcess } from '../helpers/build-ir.js';
 import type { BuildIR } from '../../src/ir/types.js';
@@ -51,6 +53,24 @@ describe('graph memo', () => {
     };
     const warm = buildGraph(ir, hydration(ir), replay);
     expect(JSON.stringify(warm)).toBe(JSON.stringify(cold));
+  });
+
+  it('uses a body model computed beforehand only for the very body counts it read, and gets the same graph', async () => {
+    const ir = (await buildInProcess(LIBRARY)).ir;
+    const cold = buildGraph(ir, hydration(ir));
+    const bodies = ir.parents!.map((p) => p.units.map((u) => u.text).join(''));
+    const counts = bodies.map((b) => termCounts(b));
+    const vectors = buildTfidfFromCounts(counts).vectors;
+    const model: BodyModel = { counts, vectors, nearest: nearestParents(vectors, ir.parents!.map((p) => parentNodeId(p.path))) };
+    const reading = (given: readonly TermCounts[]): GraphMemo => ({ termCounts, skillIO: (p) => skillIO(p, loadArtifactLexicon()), bodyCounts: (p) => given[ir.parents!.indexOf(p)]! });
+    expect(JSON.stringify(buildGraph(ir, hydration(ir), reading(counts), model))).toBe(JSON.stringify(cold));
+    // A model whose neighbours are wrong shows when it is used ...
+    const wrong: BodyModel = { ...model, nearest: model.nearest.map((_, i) => [{ j: (i + 1) % model.nearest.length, sim: 0.99 }]) };
+    const sem = (doc: GraphDocument) => doc.edges.filter((e) => e.type === 'sem').map((e) => `${e.from} ${e.to} ${e.weight}`);
+    expect(sem(buildGraph(ir, hydration(ir), reading(counts), wrong))).not.toEqual(sem(cold));
+    // ... and is not used when the graph reads other counts (a build cache's), however equal.
+    const others = counts.map((c) => ({ ...c }));
+    expect(JSON.stringify(buildGraph(ir, hydration(ir), reading(others), wrong))).toBe(JSON.stringify(cold));
   });
 
   it('skillIOInput changes with every part of a skill that skillIO reads', async () => {

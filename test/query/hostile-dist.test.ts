@@ -154,6 +154,7 @@ describe('query index structure', () => {
     ['a term directory out of order', (core) => core.terms.first.reverse(), /has a term directory whose first terms are not strings in ascending order/],
     ['two nodes with one id', (core) => (core.nodes[1] = core.nodes[0]!), /has two nodes with one id/],
     ['feedback from more hits than a query should read', (core) => ((core.parameters.feedback as { docs: number }).docs = 1e6), /has parameter feedback\.docs = 1000000, outside 1\.\.100/],
+    ['a feedback count written as a string', (core) => ((core.parameters.feedback as unknown as { docs: string }).docs = '5'), /has parameter feedback\.docs = "5", not a number/],
     ['feedback terms that are not counted in whole numbers', (core) => ((core.parameters.feedback as { terms: number }).terms = 2.5), /has a non-integer feedback document or term count/],
   ];
   for (const [what, edit, message] of atLoad) {

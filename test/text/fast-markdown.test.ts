@@ -291,6 +291,39 @@ describe('fast path: markdown-it read back onto the source', () => {
     expect(acceptedAndEqual([...doubted, ...corners].flatMap(variants)).mismatches).toEqual([]);
   });
 
+  it('agrees with remark, or lets it read, on the link syntax and literals a second review found', () => {
+    const found = [
+      // A backslash before a line ending or a control character inside a destination: markdown-it takes the link, micromark does not.
+      'see [a](https://x.io/\\\nwww.y.io) now\n',
+      '[a](https://x.io\\\tb)\n',
+      '[a](https://x.io\\\u0001b)\n',
+      '[a](https://x.io\\\u007fb)\n',
+      '[a](<https://x.io\\\nb>)\n',
+      '[a](x\\\nb)\n',
+      '![a](x\\\nb)\n',
+      // Autolinks micromark turns down: `!` before an email's @, DEL.
+      '<a!b@c.io>\n',
+      '| h |\n|---|\n| <a!b@c.io> |\n',
+      '<https://x.io/\u007f>\n',
+      '<ab:c\u007f>\n',
+      // Literals written with an escape or an entity.
+      'see www\\.x.io\n',
+      'see https:\\/\\/x.io\n',
+      'see WWW&period;x.io\n',
+      'mail a&commat;b.co\n',
+      'see http&colon;&sol;&sol;x.io\n',
+      // A title in parentheses that holds one.
+      '[a](b (c(d)))\n',
+    ];
+    const { mismatches } = acceptedAndEqual(found.flatMap(variants));
+    expect(mismatches).toEqual([]);
+    // Each is read by remark (or the file declined), not taken on markdown-it's word.
+    for (const text of found) {
+      const got = fast(text);
+      if (got.ok) expect(got.remarkRead, JSON.stringify(text)).toBeGreaterThan(0);
+    }
+  });
+
   it('reads a table right under a heading or a paragraph line, as remark does', () => {
     for (const text of ['### Limits\n| Type | Limit |\n|------|-------|\n| a | `b` |\n', '**Report:**\n| a | b |\n|---|---|\n| 1 | 2 |\nafter\n']) {
       const got = fast(text);
