@@ -455,6 +455,12 @@ export interface BuildIR {
   readonly policy?: import('../policy/policy.js').Policy;
   readonly parents?: readonly Parent[];
   /**
+   * Per parent (in `parents` order), its section-body keys (passages/detect.ts bodyKeysOf) where a
+   * parse process computed them alongside the parse, else null (a parse from the cache, or one in
+   * this process): the passages pass then computes them itself. Never kept in the cache.
+   */
+  readonly sectionKeys?: readonly (readonly import('../passages/detect.js').BodyKey[] | null)[];
+  /**
    * Skills whose SKILL.md is byte for byte an earlier skill's: mined once, so a copied skill
    * cannot make a procedure or a passage look recurrent.
    */

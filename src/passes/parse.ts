@@ -21,6 +21,7 @@ import { mapInWorkers } from '../util/worker-pool.js';
 import type { CacheStore } from '../cache/store.js';
 import { cacheKeyOf, fileIdentity } from '../cache/keys.js';
 import { decodeValue, encodeValue } from '../cache/codec.js';
+import type { BodyKey } from '../passages/detect.js';
 
 const NAME = 'parse';
 /** Above this a SKILL.md is reported as large (agents read a skill whole; 500 lines is the spec's advice). */
@@ -47,6 +48,8 @@ export const PARSE_PROCESS_FLAGS: readonly string[] = ['--single-threaded-gc', '
 export interface ParseResult {
   readonly parent: Parent | null;
   readonly diagnostics: Diagnostic[];
+  /** The parent's section-body keys, from a parse process (parse-worker.ts); not part of what is cached. */
+  readonly sectionKeys?: readonly BodyKey[];
 }
 
 /** Parses one skill; never throws (a failure is an SKC001 diagnostic and no parent). */
@@ -66,7 +69,7 @@ export const parsePass: Pass = {
   description: 'frontmatter, markdown units, code blocks, links and bullets for every SKILL.md',
   version: 1,
   requires: ['source'],
-  provides: ['parents'],
+  provides: ['parents', 'sectionKeys'],
   async run(ir, ctx) {
     const skills = ir.source.skills;
     // With a cache, only the skills whose inputs changed since a build that used it are parsed.
@@ -78,14 +81,18 @@ export const parsePass: Pass = {
     const parsed = await parseAll(todo.map((i) => skills[i]!), ctx.jobs, (done) => ctx.progress(hits + done, skills.length));
     todo.forEach((i, k) => {
       results[i] = parsed[k]!;
-      if (keys) ctx.cache!.put(PARSE_NAMESPACE, keys[i]!, encodeValue(parsed[k]!));
+      if (keys) ctx.cache!.put(PARSE_NAMESPACE, keys[i]!, encodeValue({ parent: parsed[k]!.parent, diagnostics: parsed[k]!.diagnostics }));
     });
     const parents: Parent[] = [];
+    const sectionKeys: (readonly BodyKey[] | null)[] = [];
     for (const r of results as ParseResult[]) {
-      if (r.parent) parents.push(r.parent);
+      if (r.parent) {
+        parents.push(r.parent);
+        sectionKeys.push(r.sectionKeys ?? null);
+      }
       r.diagnostics.forEach((d) => ctx.report(d));
     }
-    return { parents };
+    return { parents, sectionKeys };
   },
 };
 

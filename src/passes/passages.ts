@@ -5,9 +5,11 @@
  * (passages/detect.ts). Whether a skeleton references a passage is the rewrite pass's decision:
  * like a call-site, a reference must pay. With a build cache, each parent's body keys and each
  * group's passage are kept (pass-memo.ts): a rebuild splits again only the changed skills' sections.
+ * A parse process gives each parent it parsed its body keys (parse-worker.ts), so a cold build
+ * does not split every section again here.
  */
-import type { Passage } from '../ir/types.js';
-import { detectPassages } from '../passages/detect.js';
+import type { Parent, Passage } from '../ir/types.js';
+import { detectPassages, type BodyKey, type PassageMemo } from '../passages/detect.js';
 import { passageMemo } from './pass-memo.js';
 import type { Pass } from './pass.js';
 
@@ -28,7 +30,7 @@ export const passagesPass: Pass = {
     }
     ctx.progress(1, 2);
     const memo = passageMemo(ctx.cache);
-    const found = detectPassages(parents, new Set(copies.map((c) => c.copy)), memo?.memo);
+    const found = detectPassages(parents, new Set(copies.map((c) => c.copy)), withParsedKeys(parents, ir.sectionKeys, memo?.memo));
     memo?.save();
     // A copy holds the same sections as its original at the same offsets: it is a member wherever
     // the original is (it did not count towards the three skills a passage needs).
@@ -50,3 +52,23 @@ export const passagesPass: Pass = {
     return { copies, passages };
   },
 };
+
+/**
+ * The memo detectPassages asks, with the section-body keys the parse processes computed (a parse
+ * from the cache has none): a parent's keys are those when there are some, else computed, and
+ * either way kept in the build cache's memo like any computed value. Keys that do not match the
+ * bodies are caught as kept ones are (detectPassages then computes every key again).
+ */
+function withParsedKeys(parents: readonly Parent[], parsed: readonly (readonly BodyKey[] | null)[] | undefined, memo: PassageMemo | undefined): PassageMemo | undefined {
+  if (!parsed || parsed.length !== parents.length || parsed.every((k) => k === null)) return memo;
+  const byParent = new Map<Parent, readonly BodyKey[]>();
+  parents.forEach((p, i) => parsed[i] && byParent.set(p, parsed[i]));
+  const fromParse = (p: Parent, compute: () => BodyKey[]) => () => {
+    const keys = byParent.get(p);
+    return keys ? [...keys] : compute();
+  };
+  return {
+    bodyKeys: (p, compute) => (memo ? memo.bodyKeys(p, fromParse(p, compute)) : fromParse(p, compute)()),
+    group: (members, compute) => (memo ? memo.group(members, compute) : compute()),
+  };
+}
