@@ -17,7 +17,7 @@ interface Batch {
 /**
  * A parse with its section-body keys, which the passages pass would otherwise compute on the main
  * thread after the parse, while the parse processes' cores have gone idle (0.7 s on the corpora).
- * A parse whose keys cannot be computed goes without them: the pass computes them, and reports.
+ * A parse whose keys cannot be computed here goes without them, and the pass computes them itself.
  */
 function withSectionKeys(r: ParseResult): ParseResult {
   if (!r.parent) return r;
