@@ -84,7 +84,7 @@ export function feedbackTerms(hits: readonly RankedHit[], count: number, weight:
   return new Map(heaviest.map(([t, w]) => [t, (weight * w) / top]));
 }
 
-/** The ranking for query terms with their frequencies (fractional for feedback terms), sorted by term. */
+/** The ranking for query terms with their frequencies: the query's own, sorted by term, then any feedback terms (fractional). */
 function rankTerms(index: GraphIndex, counts: ReadonlyMap<string, number>, k: number): Omit<Ranking, 'feedback'> {
   const P = index.parameters;
   const nDocs = index.docs.length;
