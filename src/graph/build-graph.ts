@@ -22,7 +22,6 @@ export interface ParentHydration {
   readonly tokens: number;
 }
 
-export { parentNodeId };
 
 export function contractNodeId(id: string): string {
   return `contract:${id}`;

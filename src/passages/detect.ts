@@ -207,6 +207,27 @@ export function maskedKey(b: Body): string {
   return b.pieces.map((x, i) => (b.masked[i] ? '\u0000' : x)).join('\u0001');
 }
 
+/**
+ * A skill's identity with what tells a word cannot be one of its name words without a lookup: a
+ * name word is at most as long as the longest one and starts with one of their first letters.
+ * Made once per skill, for all its sections.
+ */
+interface NameWords {
+  readonly identity: Identity;
+  readonly longest: number;
+  readonly firsts: Uint8Array;
+}
+
+function nameWordsOf(identity: Identity): NameWords {
+  let longest = 0;
+  const firsts = new Uint8Array(128);
+  for (const w of identity.all) {
+    longest = Math.max(longest, w.length);
+    firsts[w.charCodeAt(0)] = 1;
+  }
+  return { identity, longest, firsts };
+}
+
 /** Scratch for maskedKeyHash: the key's UTF-16LE bytes. */
 let keyBytes = new Uint8Array(1 << 16);
 
@@ -221,19 +242,12 @@ const isJoiner = (c: number) => c === 95 || c === 45 || c === 46 || c === 32;
  * it for every section of the library: with the arrays and the string it took about 1 s of the
  * corpora's 2,268 skills. A test holds it to the split-and-join reference.
  */
-function maskedKeyHash(body: string, identity: Identity): string {
+function maskedKeyHash(body: string, names: NameWords): string {
   // Each code unit is 2 bytes; each word adds two \u0001 around it (a word has one code unit at least).
   const need = body.length * 6 + 2;
   if (keyBytes.length < need) keyBytes = new Uint8Array(Math.max(need, keyBytes.length * 2));
   const out = keyBytes;
-  // A name word is at most as long as the longest one and starts with one of their first letters:
-  // other words are not lower-cased and looked up.
-  let longest = 0;
-  const firsts = new Uint8Array(128);
-  for (const w of identity.all) {
-    longest = Math.max(longest, w.length);
-    firsts[w.charCodeAt(0)] = 1;
-  }
+  const { identity, longest, firsts } = names;
   const inName = (from: number, to: number) => {
     if (to - from > longest) return false;
     const c = body.charCodeAt(from);
@@ -295,11 +309,11 @@ function maskedKeyHash(body: string, identity: Identity): string {
 /** The body keys of one parent, in unit order. */
 export function bodyKeysOf(p: Parent): BodyKey[] {
   const text = parentText(p);
-  const identity = identityOf(p);
+  const names = nameWordsOf(identityOf(p));
   const out: BodyKey[] = [];
   p.units.forEach((u, i) => {
     const span = bodySpan(u, text);
-    if (span) out.push({ unit: i, exact: hashed(span.body), masked: maskedKeyHash(span.body, identity) });
+    if (span) out.push({ unit: i, exact: hashed(span.body), masked: maskedKeyHash(span.body, names) });
   });
   return out;
 }
