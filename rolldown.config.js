@@ -55,6 +55,7 @@ export default defineConfig({
     'lint-worker': 'build/src/lint/lint-worker.js',
     'parse-worker': 'build/src/passes/parse-worker.js',
     'text-facts-worker': 'build/src/emit/text-facts-worker.js',
+    'dist-folders-worker': 'build/src/emit/dist-folders-worker.js',
     'ts-worker': 'build/src/typed/ts-worker.js',
   },
   platform: 'node',

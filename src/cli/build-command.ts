@@ -7,6 +7,7 @@
  * was being written (it is then finished first, so the output is whole).
  */
 import os from 'node:os';
+import fs from 'node:fs';
 import path from 'node:path';
 import pc from 'picocolors';
 import { loadLibrary, LibraryUnreadableError, DEFAULT_MAX_SKILL_BYTES } from '../load/load-library.js';
@@ -16,8 +17,9 @@ import { startTypeScriptWorker, type TypeScriptWorker } from '../typed/ts-worker
 import { PASSES } from '../passes/registry.js';
 import { buildReport } from '../report/build-report.js';
 import { parentsItemMemo, renderArtifacts } from '../emit/artifacts.js';
-import { renderLibrary } from '../emit/library.js';
+import { parentLayout, renderLibrary } from '../emit/library.js';
 import { recoverOutput, writeDist, OutputWriteError, InputChangedError } from '../emit/write-dist.js';
+import { prepareDist, type PendingDist } from '../emit/dist-folders.js';
 import { checkOutputDir, OutputRefusedError } from '../emit/output-guard.js';
 import { escapeInline } from '../text/terminal.js';
 import { formatDiagnostics, summariseDiagnostics, type DiagnosticFormat } from '../report/format-diagnostics.js';
@@ -73,7 +75,26 @@ export interface CommandIO {
   readonly stderr: NodeJS.WriteStream;
 }
 
+/** Below this many folders and files, a worker to make them costs more than it saves. */
+const PREPARE_MIN_ENTRIES = 256;
+
+/** A new dist made ahead of the write (emit/dist-folders.ts), and whether writeDist took it over. */
+interface NewDist {
+  pending?: PendingDist;
+  handedOver: boolean;
+}
+
 export async function buildCommand(library: string, opts: BuildCommandOptions, io: CommandIO): Promise<number> {
+  const newDist: NewDist = { handedOver: false };
+  try {
+    return await build(library, opts, io, newDist);
+  } finally {
+    // Handed to writeDist, it is the new output or was removed there; otherwise it goes now.
+    if (newDist.pending && !newDist.handedOver) await newDist.pending.discard();
+  }
+}
+
+async function build(library: string, opts: BuildCommandOptions, io: CommandIO, newDist: NewDist): Promise<number> {
   const t0 = performance.now();
   const err = (s: string) => io.stderr.write(s);
   const color = io.stderr.isTTY === true && !process.env.NO_COLOR;
@@ -194,6 +215,10 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     throw e;
   }
   const tEmit = performance.now();
+  // The dist's folders are made in a worker while the library is rendered (emit/dist-folders.ts).
+  // Its copies too, unless the old output has files to link instead (the build record lists them).
+  const layout = parentLayout(result.ir, path.resolve(library));
+  if (layout.folders.length + layout.copies.length >= PREPARE_MIN_ENTRIES) newDist.pending = prepareDist(opts.out, layout, record === undefined || !fs.existsSync(outAbs));
   let known: TextFacts | null = null;
   try {
     known = facts ? await facts.result : null;
@@ -248,10 +273,12 @@ export async function buildCommand(library: string, opts: BuildCommandOptions, i
     const plain = summaryLines(report, result.diagnostics, pc.createColors(false));
     if (files) writeBuildRecord(cache, outAbs, { buildKey, files, diagnostics: result.diagnostics, summary: plain, exitCode: failed.length > 0 ? 3 : 0 });
   };
+  const prepared = (await newDist.pending?.finish()) ?? null;
   const signals = deferSignals();
   let tidy: string[];
   try {
-    tidy = writeDist(opts.out, artifacts, { linkFrom, digests, stillSame: (p, from) => stillRecorded(from, reusable.get(p)!), beforeUnlock: takeRecord });
+    newDist.handedOver = true;
+    tidy = writeDist(opts.out, artifacts, { linkFrom, digests, stillSame: (p, from) => stillRecorded(from, reusable.get(p)!), beforeUnlock: takeRecord, prepared });
   } catch (e) {
     await signals.release();
     if (e instanceof OutputWriteError || e instanceof InputChangedError) return fail(`${e.message}; ${opts.out} was left as it was`);

@@ -80,6 +80,60 @@ export function bundlePath(parentPath: string): string {
   return parentPath === '.' ? 'bundles/_root.md' : `bundles/${parentPath}.md`;
 }
 
+/**
+ * A skill's files that the dist holds as they are in the library: its SKILL.md unless rewritten,
+ * its scripts, references and assets (links as links).
+ */
+function copiedFiles(p: Parent, rewritten: boolean, libraryRoot: string): Artifact[] {
+  const dir = skillDir(p.path);
+  const out: Artifact[] = [];
+  if (!rewritten) out.push({ path: `${dir}/SKILL.md`, copyFrom: path.join(libraryRoot, ...p.file.split('/')), sha256: p.sha256, ...(p.mode !== undefined ? { mode: p.mode } : {}) });
+  for (const f of [...p.scripts, ...p.references, ...p.assets]) {
+    const target = `${dir}/${f.relPath}`;
+    if (f.symlinkTarget !== undefined) out.push({ path: target, symlink: f.symlinkTarget });
+    else out.push({ path: target, copyFrom: path.join(libraryRoot, ...f.path.split('/')), sha256: f.sha256, ...(f.mode !== undefined ? { mode: f.mode } : {}) });
+  }
+  return out;
+}
+
+/** What renderLibrary writes for the skills that is known before it runs (emit/dist-folders.ts). */
+export interface ParentLayout {
+  /** The folders of the skills' files (skills/…, bundles/…), each after its ancestors. */
+  readonly folders: string[];
+  /** The files copied as they are from the library, as renderLibrary gives them. */
+  readonly copies: CopiedFile[];
+}
+
+export type CopiedFile = Extract<Artifact, { copyFrom: string }>;
+
+/**
+ * The skills' folders and copied files, as renderLibrary will give them: what a new dist can be
+ * given before rendering ends (emit/dist-folders.ts). The write checks each copy against the
+ * artifact of its path, makes any folder missing here and removes any made for nothing.
+ */
+export function parentLayout(ir: BuildIR, libraryRoot: string): ParentLayout {
+  const rewrites = new Map((ir.rewrites ?? []).map((r) => [r.parent, r]));
+  const folders = new Set<string>();
+  const copies: CopiedFile[] = [];
+  const add = (file: string) => {
+    for (let dir = path.posix.dirname(file); dir !== '.' && !folders.has(dir); dir = path.posix.dirname(dir)) folders.add(dir);
+  };
+  for (const p of ir.parents ?? []) {
+    const dir = skillDir(p.path);
+    add(`${dir}/SKILL.md`);
+    const rw = rewrites.get(p.path);
+    if (rw) {
+      add(`${dir}/${rw.replacedFile}`);
+      add(bundlePath(p.path));
+    }
+    for (const a of copiedFiles(p, rw !== undefined, libraryRoot)) {
+      add(a.path);
+      if ('copyFrom' in a) copies.push(a);
+    }
+  }
+  return { folders: [...folders].sort(), copies };
+}
+
 /** Texts shorter than this are counted directly, not looked up: hashing them would cost about as much. */
 const MEMO_MIN_CHARS = 512;
 
@@ -153,15 +207,10 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
         tokens: { original: tokens.original, skeleton: tokens.skeleton, bundle: tokens.bundle },
       });
     } else {
-      artifacts.push({ path: `${dir}/SKILL.md`, copyFrom: path.join(libraryRoot, ...p.file.split('/')), sha256: p.sha256, ...(p.mode !== undefined ? { mode: p.mode } : {}) });
       // Nothing was rewritten: the skill itself is what an agent reads.
       hydration.set(p.path, { bundle: `${dir}/SKILL.md`, source: `${dir}/SKILL.md`, tokens: countOriginal(i, parentText(p)) });
     }
-    for (const f of [...p.scripts, ...p.references, ...p.assets]) {
-      const target = `${dir}/${f.relPath}`;
-      if (f.symlinkTarget !== undefined) artifacts.push({ path: target, symlink: f.symlinkTarget });
-      else artifacts.push({ path: target, copyFrom: path.join(libraryRoot, ...f.path.split('/')), sha256: f.sha256, ...(f.mode !== undefined ? { mode: f.mode } : {}) });
-    }
+    artifacts.push(...copiedFiles(p, rw !== undefined, libraryRoot));
   }
 
   const position = known ? new Map(known.parents.map((p, i) => [p, i])) : undefined;

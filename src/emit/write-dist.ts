@@ -28,6 +28,7 @@ import { SchemaViolationError } from './json-artifact.js';
 import { DIST_ENTRIES } from './artifacts.js';
 import { errnoText } from '../util/errno.js';
 import { openRegular } from '../util/open-regular.js';
+import type { PreparedDist } from './dist-folders.js';
 
 /** A problem writing the output (permissions, space, a concurrent build): one line, exit 2. */
 export class OutputWriteError extends Error {}
@@ -62,8 +63,42 @@ export const MARKERS: ReadonlySet<string> = new Set([INCOMPLETE_MARKER, DISCARD_
  * carries the marker, so the next build's recovery knows it for skillc's own.
  */
 function removeMarkedTree(dir: string, marker: string): void {
-  for (const name of fs.readdirSync(dir)) if (name !== marker) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) if (entry.name !== marker) removeEntry(path.join(dir, entry.name), entry.isDirectory());
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Removes a file, or a folder with everything in it, going by the type its folder listing gave:
+ * one listing per folder and one unlink or rmdir per entry, where fs.rmSync also stats every entry
+ * and first tries each folder's rmdir while it still has entries (a dist of the corpora, 6,700
+ * files in 3,200 folders: about 350 against 540 ms). Whatever this walk cannot remove (an entry
+ * replaced under it, a listing without types) is left to fs.rmSync.
+ */
+function removeEntry(p: string, isFolder: boolean): void {
+  try {
+    if (!isFolder) {
+      fs.unlinkSync(p);
+      return;
+    }
+    for (const entry of fs.readdirSync(p, { withFileTypes: true })) removeEntry(path.join(p, entry.name), entry.isDirectory());
+    fs.rmdirSync(p);
+  } catch {
+    fs.rmSync(p, { recursive: true, force: true });
+  }
+}
+
+/** A name for a new dist beside the output `abs` (see the steps above). */
+export function newSibling(abs: string): string {
+  return sibling(abs, 'new');
+}
+
+/** Removes `dir` if it is a partial dist of this process's making (a folder holding INCOMPLETE_MARKER); quiet. */
+export function removePartial(dir: string): void {
+  try {
+    if (isRealFolder(dir) && fs.existsSync(path.join(dir, INCOMPLETE_MARKER))) removeMarkedTree(dir, INCOMPLETE_MARKER);
+  } catch {
+    // Marked as partial: the next build's recovery removes it.
+  }
 }
 
 function sibling(abs: string, kind: 'new' | 'old' | 'lock'): string {
@@ -177,6 +212,11 @@ export interface WriteOptions {
    * held (so no other build can replace the output before it returns): the build record is taken here.
    */
   readonly beforeUnlock?: () => void;
+  /**
+   * A new dist folder made beforehand with some of its folders (emit/dist-folders.ts), written
+   * into instead of a new one; it is used only if it is still a partial dist (its marker there).
+   */
+  readonly prepared?: PreparedDist | null;
 }
 
 export function writeDist(outDir: string, artifacts: readonly Artifact[], options: WriteOptions = {}): string[] {
@@ -196,18 +236,36 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[], option
   io('create the folder', path.dirname(abs), () => fs.mkdirSync(path.dirname(abs), { recursive: true }));
   const lock = sibling(abs, 'lock');
   takeLock(lock, outDir);
-  const tmp = sibling(abs, 'new');
+  const prepared = options.prepared;
+  const usePrepared = prepared !== undefined && prepared !== null && path.dirname(prepared.dist) === path.dirname(abs) && isRealFolder(prepared.dist) && fs.existsSync(path.join(prepared.dist, INCOMPLETE_MARKER));
+  if (prepared && !usePrepared) removePartial(prepared.dist);
+  const tmp = usePrepared ? prepared.dist : sibling(abs, 'new');
   let aside: string | null = null;
   try {
-    io('create the folder', tmp, () => fs.mkdirSync(tmp));
-    io('write', path.join(tmp, INCOMPLETE_MARKER), () => fs.writeFileSync(path.join(tmp, INCOMPLETE_MARKER), `${process.pid}\n`, { flag: 'wx' }));
-    const made = new Set<string>([tmp]);
+    if (!usePrepared) {
+      io('create the folder', tmp, () => fs.mkdirSync(tmp));
+      io('write', path.join(tmp, INCOMPLETE_MARKER), () => fs.writeFileSync(path.join(tmp, INCOMPLETE_MARKER), `${process.pid}\n`, { flag: 'wx' }));
+    }
+    const premade = usePrepared ? prepared.folders.map((f) => path.join(tmp, ...f.split('/'))) : [];
+    // Files copied beforehand, until each is found to be the artifact of its path (or removed).
+    const precopied = new Map(usePrepared ? prepared.copies : []);
+    const made = new Set<string>([tmp, ...premade]);
+    // Folders that hold some file (or link) of the dist, with their ancestors: a folder made
+    // beforehand that is not one of them is removed below.
+    const holding = new Set<string>();
     for (const a of artifacts) {
       const target = path.join(tmp, ...a.path.split('/'));
       const dir = path.dirname(target);
+      if (premade.length > 0) for (let d = dir; d !== tmp && !holding.has(d); d = path.dirname(d)) holding.add(d);
       if (!made.has(dir)) {
         io('create the folder', dir, () => fs.mkdirSync(dir, { recursive: true }));
         made.add(dir);
+      }
+      const copied = precopied.get(a.path);
+      if (copied !== undefined) {
+        precopied.delete(a.path);
+        if ('copyFrom' in a && a.copyFrom === copied.copyFrom && a.sha256 === copied.sha256 && a.mode === copied.mode) continue;
+        io('remove', target, () => fs.unlinkSync(target));
       }
       // A file the last build wrote with these very bytes (the caller checked its hash and stat):
       // linked, not written again. Where links cannot be made, it is written as usual.
@@ -223,6 +281,9 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[], option
         copyVerified(a.copyFrom, target, a.sha256, a.mode);
       }
     }
+    // Copies of no artifact, then (deepest first) folders made for nothing.
+    for (const p of precopied.keys()) io('remove', p, () => fs.unlinkSync(path.join(tmp, ...p.split('/'))));
+    for (const dir of [...premade].reverse()) if (!holding.has(dir)) io('remove the folder', dir, () => fs.rmdirSync(dir));
     if (fs.existsSync(abs)) {
       const old = sibling(abs, 'old');
       io('mark the old output at', abs, () => fs.writeFileSync(path.join(abs, SET_ASIDE_MARKER), `${process.pid}\n`));
@@ -356,7 +417,7 @@ function readSmall(file: string): string {
  * InputChangedError when the bytes are not the ones the build read. All-zero chunks are skipped
  * (the file is then extended to its size), so a sparse input stays sparse in the dist.
  */
-function copyVerified(from: string, to: string, sha256: string, mode: number | undefined): void {
+export function copyVerified(from: string, to: string, sha256: string, mode: number | undefined): void {
   let input: number;
   try {
     input = openRegular(from);
