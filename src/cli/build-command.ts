@@ -28,7 +28,7 @@ import { limitHeapGrowth } from './heap-growth.js';
 import { baselineWasmOnly } from './wasm-tier.js';
 import { sha256 } from '../util/hash.js';
 import { stableStringify } from '../util/stable-json.js';
-import { countBySeverity, type Diagnostic, type Severity } from '../ir/diagnostics.js';
+import { compareDiagnostics, countBySeverity, makeDiagnostic, type Diagnostic, type Severity } from '../ir/diagnostics.js';
 import { loadPolicy, PolicyError, type Policy } from '../policy/policy.js';
 import { LlmSetupError, modelServiceFrom, type LlmOptions } from '../llm/setup.js';
 import type { ModelService } from '../llm/model-service.js';
@@ -42,7 +42,10 @@ import { cacheKeyOf, fileIdentity } from '../cache/keys.js';
 import { readBuildRecord, reusableFiles, statTree, stillRecorded, treeMatches, writeBuildRecord, type RecordedFile } from '../cache/build-record.js';
 import type { Artifact } from '../emit/json-artifact.js';
 import type { BuildReport } from '../report/build-report.js';
-import type { SourceLibrary } from '../ir/types.js';
+import type { Parent, SourceLibrary } from '../ir/types.js';
+import { embedderFrom, skillEmbeddingText, type Embedder, type EmbeddingOptions } from '../embed/embeddings.js';
+import { ModelCallError } from '../llm/model-client.js';
+import type { DocumentVectors } from '../graph/query-index.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -66,6 +69,8 @@ export interface BuildCommandOptions {
   readonly policy?: string;
   /** Model-assisted passes (SPEC §3); default none. */
   readonly llm?: LlmOptions;
+  /** Dense vectors of the skills for the query (embed/embeddings.ts); default none. */
+  readonly embeddings?: EmbeddingOptions;
   /** The build cache folder (parses, pass results, the last build's record); absent or false: none. */
   readonly cache?: string | false;
 }
@@ -129,6 +134,14 @@ async function build(library: string, opts: BuildCommandOptions, io: CommandIO, 
     throw e;
   }
 
+  let embedder: Embedder | undefined;
+  try {
+    embedder = embedderFrom(opts.embeddings ?? { embeddings: 'none' });
+  } catch (e) {
+    if (e instanceof LlmSetupError) return fail(e.message);
+    throw e;
+  }
+
   const cacheDir = opts.cache ? path.resolve(opts.cache) : undefined;
   if (cacheDir && isInside(cacheDir, path.resolve(opts.out))) return fail(`the cache folder ${cacheDir} is inside the output folder ${opts.out}, which each build replaces; put it elsewhere`);
 
@@ -152,6 +165,7 @@ async function build(library: string, opts: BuildCommandOptions, io: CommandIO, 
   // Only options that change the output are recorded (so the manifest is reproducible).
   const buildOptions: Record<string, string | number | boolean> = { maxSkillBytes: opts.maxSkillBytes ?? DEFAULT_MAX_SKILL_BYTES, policySha256: sha256(stableStringify(policy)) };
   if (llm) Object.assign(buildOptions, { llm: 'openai', model: llm.model });
+  if (embedder) Object.assign(buildOptions, { embeddings: 'openai', embeddingsModel: embedder.model });
 
   const outAbs = path.resolve(opts.out);
   const cache = cacheDir ? new CacheStore(cacheDir) : undefined;
@@ -162,7 +176,8 @@ async function build(library: string, opts: BuildCommandOptions, io: CommandIO, 
   const record = cache ? readBuildRecord(cache, outAbs) : undefined;
   // Up to date: same code, options and inputs as the build that wrote the output, and the output
   // as it wrote it. With a model the replies may differ from run to run, so the build always runs.
-  if (record && !llm && record.buildKey === buildKey && treeMatches(outAbs, record)) {
+  // So does a build with embeddings: one whose requests failed left a dist without them.
+  if (record && !llm && !embedder && record.buildKey === buildKey && treeMatches(outAbs, record)) {
     const shown = filterShown(record.diagnostics, opts);
     printDiagnostics(shown, library, opts, io, color);
     if (!opts.quiet) {
@@ -225,9 +240,15 @@ async function build(library: string, opts: BuildCommandOptions, io: CommandIO, 
   } finally {
     facts?.stop();
   }
+  let dense: DocumentVectors | null = null;
+  if (embedder) {
+    const embedded = await embedSkills(embedder, result.ir.parents ?? [], progress);
+    if ('problem' in embedded) result = { ...result, diagnostics: [...result.diagnostics, embedded.problem].sort(compareDiagnostics) };
+    else dense = embedded;
+  }
   let rendered: Awaited<ReturnType<typeof renderLibrary>>;
   try {
-    rendered = await renderLibrary(result.ir, path.resolve(library), memo ? { ...memo, typeScript: typeScriptMemoOf(cache) } : undefined, known);
+    rendered = await renderLibrary(result.ir, path.resolve(library), memo ? { ...memo, typeScript: typeScriptMemoOf(cache) } : undefined, known, dense);
   } finally {
     // Emit's declarations were the last TypeScript work; the worker's heap is not kept through the write.
     typeScript?.stop();
@@ -308,6 +329,23 @@ async function build(library: string, opts: BuildCommandOptions, io: CommandIO, 
   }
   const n = countBySeverity(result.diagnostics);
   return opts.strict && n.error > 0 ? 1 : 0;
+}
+
+/**
+ * The skills' dense vectors (--embeddings), in the parents' order, or when the endpoint failed the
+ * SKC700 warning that says why (the dist then has no embeddings).
+ */
+async function embedSkills(embedder: Embedder, parents: readonly Parent[], progress: ReturnType<typeof createProgress>): Promise<DocumentVectors | { problem: Diagnostic }> {
+  progress.update('embeddings', 0, 1);
+  try {
+    const got = await embedder.embed(parents.map(skillEmbeddingText));
+    return { model: embedder.model, dimensions: got.dimensions, vectors: got.vectors };
+  } catch (e) {
+    if (!(e instanceof ModelCallError)) throw e;
+    return { problem: makeDiagnostic('emit', 'model-call-failed', { file: '.', message: `embeddings (${embedder.model}) failed: ${e.message}; the dist has no embeddings, and queries rank by text alone` }) };
+  } finally {
+    progress.done();
+  }
 }
 
 /**

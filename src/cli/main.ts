@@ -74,6 +74,9 @@ export function makeProgram(): Command {
     .option('--no-cache', 'do not read or write the build cache (every build is cold)')
     .option('--llm-cache <dir>', 'model reply cache folder (default: the --cache folder; a rebuild of an unchanged library makes no calls)')
     .option('--no-llm-cache', 'do not read or write the model reply cache')
+    .addOption(new Option('--embeddings <provider>', 'dense vectors of every skill for `skillc query --embeddings`: none (offline) or openai (any OpenAI-compatible /embeddings endpoint); written to index/embeddings.f32').choices(['none', 'openai']).default('none'))
+    .option('--embeddings-base-url <url>', 'OpenAI-compatible endpoint of the embedding model (default: $OPENAI_BASE_URL, else the OpenAI API)')
+    .option('--embeddings-model <name>', 'embedding model name sent to the server', 'text-embedding-3-small')
     .addHelpText(
       'after',
       `
@@ -96,6 +99,10 @@ parent with candidate call-sites (Binding Extraction), one per rewritten parent 
 at temperature 0 with structured output. Every reply is checked by the same deterministic
 post-checks as the offline passes; a failed, invalid or rejected reply keeps the deterministic
 result and leaves a diagnostic (SKC700-SKC704). The key comes from OPENAI_API_KEY.
+
+Dense retrieval (--embeddings openai): each skill's name, description and headings are embedded
+(replies kept in the model reply cache), and \`skillc query --embeddings openai\` mixes their cosine
+with its lexical seeds. A request that fails leaves the dist without embeddings (SKC700).
 
 Exit codes: 0 build completed, 1 --strict and errors were reported, 2 usage error, unreadable input
 or an output folder skillc will not replace, 3 internal error (a pass failed; please report it),
@@ -130,6 +137,16 @@ Examples:
           retries: o.llmRetries as number,
           maxRetryWaitSeconds: o.llmMaxRetryWait as number,
           // The reply cache lives in the build cache unless told otherwise (replies go under llm/).
+          cacheDir: o.llmCache === false ? false : ((o.llmCache as string | undefined) ?? (o.cache as string | false)),
+        },
+        embeddings: {
+          embeddings: o.embeddings as 'none' | 'openai',
+          baseURL: o.embeddingsBaseUrl as string | undefined,
+          model: o.embeddingsModel as string,
+          concurrency: o.llmConcurrency as number,
+          timeoutSeconds: o.llmTimeout as number,
+          retries: o.llmRetries as number,
+          maxRetryWaitSeconds: o.llmMaxRetryWait as number,
           cacheDir: o.llmCache === false ? false : ((o.llmCache as string | undefined) ?? (o.cache as string | false)),
         },
         cache: o.cache as string | false,
@@ -221,6 +238,10 @@ Examples:
     .addOption(new Option('--format <format>', 'md: what an agent reads; json: the same with every score').choices(['md', 'json']).default('md'))
     .option('--output-file <file>', 'write the answer to a file instead of stdout')
     .option('--plan', 'answer with the skills a multi-step task needs, in order (producers before consumers); -k is the most steps')
+    .addOption(new Option('--embeddings <provider>', 'mix the cosine of the task\'s embedding with the dist\'s skill vectors (built with --embeddings) into the seeds: none or openai').choices(['none', 'openai']).default('none'))
+    .option('--embeddings-base-url <url>', 'OpenAI-compatible endpoint of the embedding model (default: $OPENAI_BASE_URL, else the OpenAI API)')
+    .option('--embeddings-model <name>', 'embedding model (default: the one the dist was built with; another is refused)')
+    .option('--embeddings-weight <w>', 'share of a seed\'s text score given to the cosine', rate('--embeddings-weight'), 0.35)
     .addHelpText('after', `
 How it ranks (SPEC §5, after Graph of Skills): BM25F over each skill's name, description, headings,
 I/O, contract templates and body (a term the task repeats weighs more, BM25's k3 = 8), mixed with a
@@ -241,6 +262,11 @@ reaches backwards along dep or wf edges from them, in rank order with each step 
 steps whose output it takes. The answer is an outline (each step, what it does, which earlier
 step it follows and why), the contracts the steps invoke stated once, then each step's bundle.
 
+--embeddings openai (a dist built with --embeddings openai): the task is embedded by the same
+model and each seed's text score becomes (1 - w) x the above + w x its cosine over the best cosine
+(w = --embeddings-weight). Coverage and NO_SKILL_HIT stay those of the task's words. If the request
+fails, the answer is ranked by text alone and stderr says so. --plan ranks by text alone.
+
 Exit codes: 0 hits, 1 NO_SKILL_HIT (no skill matches the task), 2 usage error or unreadable dist.
 
 Examples:
@@ -257,6 +283,12 @@ Examples:
         format: o.format as 'md' | 'json',
         outputFile: o.outputFile as string | undefined,
         plan: o.plan === true,
+        embeddings: {
+          embeddings: o.embeddings as 'none' | 'openai',
+          baseURL: o.embeddingsBaseUrl as string | undefined,
+          model: o.embeddingsModel as string | undefined,
+          weight: o.embeddingsWeight as number,
+        },
       }));
     });
 

@@ -20,6 +20,11 @@ import { renderPlanJson, renderPlanMarkdown, renderQueryJson, renderQueryMarkdow
 import { escapeBlock, escapeInline } from '../text/terminal.js';
 import { errnoText } from '../util/errno.js';
 import { DistReadError } from '../util/confined-read.js';
+import { embedderFrom, MAX_EMBEDDED_QUERY_CHARS, type EmbeddingOptions } from '../embed/embeddings.js';
+import { LlmSetupError } from '../llm/setup.js';
+import { ModelCallError } from '../llm/model-client.js';
+import { DEFAULT_DENSE_WEIGHT, denseCosines, type DenseScores } from '../query/rank.js';
+import type { GraphIndex } from '../query/graph-index.js';
 
 export interface QueryCommandOptions {
   readonly dist: string;
@@ -29,24 +34,60 @@ export interface QueryCommandOptions {
   readonly outputFile?: string;
   /** Answer with an ordered plan (query/plan.ts) instead of a ranked list. */
   readonly plan?: boolean;
+  /** The task's dense vector mixed into the seeds (embed/embeddings.ts); the model defaults to the dist's. */
+  readonly embeddings?: Omit<EmbeddingOptions, 'model'> & { readonly model?: string | undefined; readonly weight?: number };
 }
+
+/**
+ * The task's cosines with the dist's vectors, or undefined: without --embeddings, or (said on
+ * stderr) when the request failed. A dist without vectors, another model or bad options are usage
+ * errors (a QueryUsageError).
+ */
+async function denseScores(task: string, index: GraphIndex, opts: NonNullable<QueryCommandOptions['embeddings']>): Promise<DenseScores | undefined> {
+  if (opts.embeddings === 'none') return undefined;
+  const meta = index.embeddings;
+  if (!meta) throw new QueryUsageError(`${index.dist} has no embeddings: build the library with --embeddings openai first`);
+  const model = opts.model ?? meta.model;
+  if (model !== meta.model) throw new QueryUsageError(`the embeddings of ${index.dist} are of the model ${meta.model}, not ${model}`);
+  let embedder;
+  try {
+    // A query's vector is not kept: a query writes nothing.
+    embedder = embedderFrom({ ...opts, model, cacheDir: false, timeoutSeconds: opts.timeoutSeconds ?? 30, retries: opts.retries ?? 2 });
+  } catch (e) {
+    if (e instanceof LlmSetupError) throw new QueryUsageError(e.message);
+    throw e;
+  }
+  if (!embedder) return undefined;
+  try {
+    const got = await embedder.embed([task.slice(0, MAX_EMBEDDED_QUERY_CHARS)]);
+    if (got.dimensions !== meta.dimensions) throw new ModelCallError('empty', `the task's embedding has ${got.dimensions} dimensions, the dist's ${meta.dimensions}`);
+    return { cosines: denseCosines(index.denseVectors(), got.vectors), weight: opts.weight ?? DEFAULT_DENSE_WEIGHT };
+  } catch (e) {
+    if (!(e instanceof ModelCallError)) throw e;
+    process.stderr.write(`skillc query: warning: embedding the task failed (${escapeInline(e.message)}); ranked by text alone\n`);
+    return undefined;
+  }
+}
+
+class QueryUsageError extends Error {}
 
 export async function runQuery(task: string, opts: QueryCommandOptions): Promise<number> {
   let text: string;
   let status: 'ok' | 'NO_SKILL_HIT';
   try {
     const retriever = openRetriever(opts.dist);
+    const dense = opts.embeddings && !opts.plan ? await denseScores(task, retriever.index, opts.embeddings) : undefined;
     if (opts.plan) {
       const result = await retriever.plan(task, { k: opts.k, budget: opts.budget });
       text = opts.format === 'json' ? renderPlanJson(result) : renderPlanMarkdown(result);
       status = result.status;
     } else {
-      const result = await retriever.query(task, { k: opts.k, budget: opts.budget });
+      const result = await retriever.query(task, { k: opts.k, budget: opts.budget, ...(dense ? { dense } : {}) });
       text = opts.format === 'json' ? renderQueryJson(result) : renderQueryMarkdown(result);
       status = result.status;
     }
   } catch (err) {
-    if (err instanceof IndexError || err instanceof DistReadError) {
+    if (err instanceof IndexError || err instanceof DistReadError || err instanceof QueryUsageError) {
       process.stderr.write(`skillc query: ${escapeInline(err.message)}\n`);
       return 2;
     }

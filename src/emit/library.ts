@@ -19,7 +19,7 @@ import { roundTo } from '../util/round.js';
 import { unitIndex } from '../passes/extract.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { jsonArtifact, type Artifact } from './json-artifact.js';
-import { CORE_FILE, encodeQueryIndex, NODES_FILE, POSTINGS_FILE } from '../graph/query-index.js';
+import { CORE_FILE, EMBEDDINGS_FILE, encodeQueryIndex, NODES_FILE, POSTINGS_FILE, type DocumentVectors } from '../graph/query-index.js';
 import { buildGraph, type ParentHydration } from '../graph/build-graph.js';
 import type { MemoTable } from '../cache/memo.js';
 import type { TypeScriptMemo } from '../typed/compile-memo.js';
@@ -158,7 +158,7 @@ export interface RenderMemo {
  * @param memo values of earlier builds (the build cache); without it everything is computed.
  * @param facts per-skill values computed while the passes ran (text-facts.ts), for these parents.
  */
-export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: RenderMemo, facts?: TextFacts | null): Promise<RenderedLibrary> {
+export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: RenderMemo, facts?: TextFacts | null, dense?: DocumentVectors | null): Promise<RenderedLibrary> {
   const parents = ir.parents ?? [];
   const known = facts && facts.parents === parents ? facts : undefined;
   const artifacts: Artifact[] = [];
@@ -231,8 +231,10 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
   );
   artifacts.push(jsonArtifact('graph.json', 'graph', graph, 0));
   // The same graph encoded for a query's cold start: what every query reads, and the rest by byte range.
-  const index = encodeQueryIndex(graph);
+  // Dense vectors (--embeddings) are one row per skill in the parents' order, which is the lexicon's.
+  const index = encodeQueryIndex(graph, dense);
   artifacts.push(jsonArtifact(CORE_FILE, 'query-index', index.core, 0), { path: NODES_FILE, content: index.nodes }, { path: POSTINGS_FILE, content: index.postings });
+  if (index.embeddings) artifacts.push({ path: EMBEDDINGS_FILE, content: index.embeddings });
   if (ir.passages) artifacts.push(...passageArtifacts(ir, count));
   if (!ir.callSites || !ir.profiles) return { artifacts, stats: null, callSitesByContract };
 

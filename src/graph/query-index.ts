@@ -29,6 +29,8 @@ export const QUERY_INDEX_DIR = 'index';
 export const CORE_FILE = `${QUERY_INDEX_DIR}/core.json`;
 export const NODES_FILE = `${QUERY_INDEX_DIR}/nodes.jsonl`;
 export const POSTINGS_FILE = `${QUERY_INDEX_DIR}/postings.txt`;
+/** Dense vectors of the lexicon's documents (`--embeddings`): float32, little-endian, one row per document. */
+export const EMBEDDINGS_FILE = `${QUERY_INDEX_DIR}/embeddings.f32`;
 /**
  * Edge types whose evidence a query cites: a plan says why one step comes after another ("outputs
  * csv"). The similarity behind a sem edge is its weight, and the rest are not cited, so their detail
@@ -63,12 +65,37 @@ export interface QueryIndexCore {
   };
   /** Block b of postings.txt holds the terms from first[b] (inclusive) to first[b + 1]; bytes offsets[b]..offsets[b + 1]. */
   readonly terms: { readonly first: readonly string[]; readonly offsets: readonly number[] };
+  /** With `--embeddings`: the model, the vectors' length and the SHA-256 of EMBEDDINGS_FILE (row d is document d's vector). */
+  readonly embeddings?: DenseIndex;
+}
+
+export interface DenseIndex {
+  readonly model: string;
+  readonly dimensions: number;
+  readonly sha256: string;
+}
+
+/** The documents' vectors for the query index: row d is document d's, L2-normalised. */
+export interface DocumentVectors {
+  readonly model: string;
+  readonly dimensions: number;
+  readonly vectors: Float32Array;
 }
 
 export interface QueryIndexFiles {
   readonly core: QueryIndexCore;
   readonly nodes: string;
   readonly postings: string;
+  /** EMBEDDINGS_FILE's bytes, with vectors given. */
+  readonly embeddings?: Uint8Array;
+}
+
+/** Vectors as EMBEDDINGS_FILE holds them: float32, little-endian. */
+function vectorBytes(vectors: Float32Array): Uint8Array {
+  const out = new Uint8Array(vectors.length * 4);
+  const view = new DataView(out.buffer);
+  vectors.forEach((x, i) => view.setFloat32(i * 4, x, true));
+  return out;
 }
 
 /**
@@ -82,7 +109,7 @@ export function indexHeader(id: string): string {
 /** Bytes of indexHeader for any id (16 hex digits): where the first record and the first block start. */
 export const HEADER_BYTES = indexHeader('0'.repeat(16)).length;
 
-export function encodeQueryIndex(doc: GraphDocument): QueryIndexFiles {
+export function encodeQueryIndex(doc: GraphDocument, dense?: DocumentVectors | null): QueryIndexFiles {
   const nodeIndex = new Map(doc.nodes.map((n, i) => [n.id, i]));
   const records: number[] = [HEADER_BYTES];
   const nodeLines: string[] = [];
@@ -135,5 +162,8 @@ export function encodeQueryIndex(doc: GraphDocument): QueryIndexFiles {
     },
     terms: { first, offsets },
   };
-  return { core, nodes: indexHeader(id) + nodes, postings: indexHeader(id) + postings };
+  if (!dense || dense.dimensions <= 0 || dense.vectors.length !== doc.lexicon.docs.length * dense.dimensions) return { core, nodes: indexHeader(id) + nodes, postings: indexHeader(id) + postings };
+  const embeddings = vectorBytes(dense.vectors);
+  const meta: DenseIndex = { model: dense.model, dimensions: dense.dimensions, sha256: createHash('sha256').update(embeddings).digest('hex') };
+  return { core: { ...core, embeddings: meta }, nodes: indexHeader(id) + nodes, postings: indexHeader(id) + postings, embeddings };
 }

@@ -126,6 +126,11 @@ export class ModelClient {
     return this.options.model;
   }
 
+  /** Embeddings of `inputs` (at most MAX_EMBED_BATCH), checked (embedOnce). */
+  embed(inputs: readonly string[]): Promise<EmbedReply> {
+    return embedOnce(this.client, this.options.model, inputs);
+  }
+
   async chat(req: ChatRequest): Promise<ChatReply> {
     if (this.jsonSchemaSupported) {
       try {
@@ -163,6 +168,43 @@ export class ModelClient {
     if (typeof content !== 'string' || content.trim() === '') throw new ModelCallError('empty', `empty reply (finish_reason ${choice?.finish_reason ?? 'none'})`);
     return { content, promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: res.usage?.completion_tokens ?? 0, mode };
   }
+}
+
+/** What an embeddings request gave: one vector per input, in the inputs' order, all of one length. */
+export interface EmbedReply {
+  readonly vectors: readonly (readonly number[])[];
+  readonly promptTokens: number;
+}
+
+/** The most inputs one embeddings request sends (OpenAI's API takes up to 2,048). */
+export const MAX_EMBED_BATCH = 64;
+
+/**
+ * One embeddings request (/embeddings) for `inputs`. The reply is checked, never trusted: one
+ * vector per input, each placed by its `index`, of finite numbers, all of one length.
+ */
+export async function embedOnce(client: OpenAI, model: string, inputs: readonly string[]): Promise<EmbedReply> {
+  let res: OpenAI.Embeddings.CreateEmbeddingResponse;
+  try {
+    // Floats, not base64: a local server may know only the plain form.
+    res = await client.embeddings.create({ model, input: [...inputs], encoding_format: 'float' });
+  } catch (e) {
+    throw classify(e);
+  }
+  const data: unknown = (res as { data?: unknown }).data;
+  if (!Array.isArray(data) || data.length !== inputs.length) throw new ModelCallError('empty', `the server gave ${Array.isArray(data) ? data.length : 'no'} embeddings for ${inputs.length} inputs`);
+  const vectors: (number[] | undefined)[] = new Array(inputs.length);
+  let dimensions = -1;
+  for (const [at, item] of data.entries()) {
+    const { index, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
+    const i = index === undefined ? at : index;
+    if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= inputs.length || vectors[i] !== undefined) throw new ModelCallError('empty', `embedding ${at} has no index among the ${inputs.length} inputs, or one given twice`);
+    if (!Array.isArray(embedding) || embedding.length === 0 || !embedding.every((x) => typeof x === 'number' && Number.isFinite(x))) throw new ModelCallError('empty', `embedding ${i} is not a list of numbers`);
+    if (dimensions >= 0 && embedding.length !== dimensions) throw new ModelCallError('empty', `embeddings of ${dimensions} and ${embedding.length} dimensions in one reply`);
+    dimensions = embedding.length;
+    vectors[i] = embedding as number[];
+  }
+  return { vectors: vectors as number[][], promptTokens: res.usage?.prompt_tokens ?? 0 };
 }
 
 function classify(e: unknown): ModelCallError {

@@ -16,7 +16,8 @@
  */
 import path from 'node:path';
 import { EDGE_TYPES, FIELDS, type EdgeType, type GraphDocument, type GraphNode, type ParentNode, type RetrievalParameters } from '../graph/types.js';
-import { CORE_FILE, encodeQueryIndex, HEADER_BYTES, indexHeader, NODES_FILE, POSTINGS_FILE, QUERY_INDEX_VERSION, type QueryIndexCore } from '../graph/query-index.js';
+import { createHash } from 'node:crypto';
+import { CORE_FILE, EMBEDDINGS_FILE, encodeQueryIndex, HEADER_BYTES, indexHeader, NODES_FILE, POSTINGS_FILE, QUERY_INDEX_VERSION, type DenseIndex, type QueryIndexCore } from '../graph/query-index.js';
 import { decodePostings } from '../graph/lexicon.js';
 import { DistReadError, MAX_INDEX_BYTES, openDistFile, readDistFile, type DistFile } from '../util/confined-read.js';
 import { compareCodeUnits } from '../util/stable-json.js';
@@ -78,6 +79,10 @@ export interface GraphIndex {
   preload(): void;
   /** Closes the index's files (a retriever kept without preload holds two descriptors until then). */
   close(): void;
+  /** The documents' dense vectors (`build --embeddings`): their model and length, or undefined. */
+  readonly embeddings: DenseIndex | undefined;
+  /** Row d is document d's vector (L2-normalised), read and checked against core.json on first use. */
+  denseVectors(): Float32Array;
 }
 
 /**
@@ -181,6 +186,7 @@ function fromCore(dist: string, core: QueryIndexCore, source: IndexSource): Grap
   const records = new Map<number, GraphNode>();
   const postings = new Map<string, Int32Array>();
   const nDocs = core.docs.length;
+  let vectors: Float32Array | undefined;
 
   const decode = (term: string, encoded: unknown): Int32Array => {
     const list = typeof encoded === 'string' ? decodePostings(encoded) : undefined;
@@ -246,7 +252,35 @@ function fromCore(dist: string, core: QueryIndexCore, source: IndexSource): Grap
       source.close();
     },
     close: () => source.close(),
+    embeddings: core.embeddings,
+    denseVectors: () => (vectors ??= readDenseVectors(dist, core)),
   };
+}
+
+/** Dense vectors an index may hold: 1 GiB (the corpora with 1,536 dimensions: 14 MB). */
+const MAX_EMBEDDINGS_BYTES = 1 << 30;
+
+/** EMBEDDINGS_FILE, checked against core.json: its size, and its SHA-256 (a file of another build is refused). */
+function readDenseVectors(dist: string, core: QueryIndexCore): Float32Array {
+  const meta = core.embeddings;
+  if (!meta) throw new IndexError(`${dist} has no embeddings: build the library with --embeddings openai`);
+  let bytes: Buffer;
+  try {
+    bytes = readDistFile(dist, EMBEDDINGS_FILE, { maxBytes: MAX_EMBEDDINGS_BYTES });
+  } catch (err) {
+    if (err instanceof DistReadError) indexReadError(err, `${dist} has no ${EMBEDDINGS_FILE}, which its ${CORE_FILE} names: rebuild the library`);
+    throw err;
+  }
+  const fail = (what: string) => new IndexError(`${path.join(dist, EMBEDDINGS_FILE)} ${what}; rebuild the library with this skillc`);
+  if (bytes.length !== core.docs.length * meta.dimensions * 4) throw fail(`holds ${bytes.length} bytes, not ${core.docs.length} vectors of ${meta.dimensions} dimensions`);
+  if (createHash('sha256').update(bytes).digest('hex') !== meta.sha256) throw fail(`is not the one ${CORE_FILE} names (another build's?)`);
+  const out = new Float32Array(bytes.length / 4);
+  for (let i = 0; i < out.length; i++) {
+    const x = bytes.readFloatLE(i * 4);
+    if (!Number.isFinite(x)) throw fail(`holds a value that is not a number at ${i}`);
+    out[i] = x;
+  }
+  return out;
 }
 
 const NO_POSTINGS = new Int32Array(0);
@@ -422,6 +456,11 @@ function checkCore(file: string, core: QueryIndexCore): void {
     return fail('has a term directory whose first terms are not strings in ascending order');
   }
   if (!offsetsOk(T.offsets, T.first.length + 1)) fail(`has term block offsets that are not ${T.first.length + 1} ascending whole numbers from ${HEADER_BYTES}`);
+
+  const dense = core.embeddings as unknown;
+  if (dense !== undefined && (!isRecord(dense) || typeof dense.model !== 'string' || !Number.isSafeInteger(dense.dimensions) || (dense.dimensions as number) < 1 || typeof dense.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(dense.sha256))) {
+    fail('has embeddings without a model name, a whole number of dimensions and a SHA-256');
+  }
 }
 
 /** A node record as the answers read it, or an IndexError naming what is wrong with it. */

@@ -50,11 +50,38 @@ const BODY = FIELDS.indexOf('body');
 /** At most what the graph adds to a hit's score: under the weakest seed's text share (seeds.minRatio). */
 const GRAPH_BOOST = 0.05;
 
-export function rank(index: GraphIndex, query: string, k: number, options: { readonly feedback?: boolean } = {}): Ranking {
+/**
+ * The query's cosine with every document's dense vector (`--embeddings`), and how much of a seed's
+ * text score it makes: the seed score becomes (1 − weight) × the lexical mix + weight × cosine over
+ * the best cosine. Coverage and NO_SKILL_HIT stay those of the query's words.
+ */
+export interface DenseScores {
+  readonly cosines: Float64Array;
+  readonly weight: number;
+}
+
+/** A seed's share from dense vectors by default (USE-lite trial, BENCHMARKS.md: 0.3 to 0.5 of the mix did best). */
+export const DEFAULT_DENSE_WEIGHT = 0.35;
+
+/** Cosines of a query vector with every row of `vectors` (both L2-normalised), negatives as 0. */
+export function denseCosines(vectors: Float32Array, query: Float32Array): Float64Array {
+  const d = query.length;
+  const n = d === 0 ? 0 : vectors.length / d;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let dot = 0;
+    for (let j = 0, at = i * d; j < d; j++, at++) dot += vectors[at]! * query[j]!;
+    out[i] = dot > 0 ? dot : 0;
+  }
+  return out;
+}
+
+export function rank(index: GraphIndex, query: string, k: number, options: { readonly feedback?: boolean; readonly dense?: DenseScores } = {}): Ranking {
   const F = index.parameters.feedback;
   const counts = queryTermCounts(query);
   const useFeedback = options.feedback !== false && F.terms > 0 && F.weight > 0;
-  const first = rankTerms(index, counts, useFeedback ? Math.max(k, F.docs) : k);
+  const dense = options.dense && options.dense.cosines.length === index.docs.length && options.dense.weight > 0 ? options.dense : undefined;
+  const first = rankTerms(index, counts, useFeedback ? Math.max(k, F.docs) : k, dense);
   const answer = (hits: readonly RankedHit[], feedback: readonly string[]): Ranking => ({ terms: first.terms, unknownTerms: first.unknownTerms, coverage: first.coverage, feedback, hits: hits.slice(0, k) });
   // The query already speaks the words of a skill (or of none): its own terms decide.
   if (!useFeedback || first.hits.length === 0 || first.coverage >= F.maxCoverage) return answer(first.hits, []);
@@ -62,7 +89,7 @@ export function rank(index: GraphIndex, query: string, k: number, options: { rea
   if (added.size === 0) return answer(first.hits, []);
   const expanded = new Map(counts);
   for (const [t, w] of added) expanded.set(t, (expanded.get(t) ?? 0) + w);
-  const second = rankTerms(index, expanded, k);
+  const second = rankTerms(index, expanded, k, dense);
   // NO_SKILL_HIT was decided on the query's own terms; the expanded one cannot take hits away.
   return second.hits.length > 0 ? answer(second.hits, [...added.keys()]) : answer(first.hits, []);
 }
@@ -85,7 +112,7 @@ export function feedbackTerms(hits: readonly RankedHit[], count: number, weight:
 }
 
 /** The ranking for query terms with their frequencies: the query's own, sorted by term, then any feedback terms (fractional). */
-function rankTerms(index: GraphIndex, counts: ReadonlyMap<string, number>, k: number): Omit<Ranking, 'feedback'> {
+function rankTerms(index: GraphIndex, counts: ReadonlyMap<string, number>, k: number, dense?: DenseScores): Omit<Ranking, 'feedback'> {
   const P = index.parameters;
   const nDocs = index.docs.length;
   const terms = [...counts.keys()];
@@ -147,6 +174,10 @@ function rankTerms(index: GraphIndex, counts: ReadonlyMap<string, number>, k: nu
   const maxVec = Math.max(...vector, 0);
   if (maxLex <= 0) return { terms, unknownTerms, coverage: 0, hits: [] };
   const z = Array.from(lexical, (l, d) => P.seeds.eta * (maxVec > 0 ? vector[d]! / maxVec : 0) + (1 - P.seeds.eta) * (l / maxLex));
+  if (dense) {
+    const maxDense = Math.max(...dense.cosines, 0);
+    if (maxDense > 0) for (let d = 0; d < nDocs; d++) z[d] = (1 - dense.weight) * z[d]! + dense.weight * (dense.cosines[d]! / maxDense);
+  }
   const maxZ = Math.max(...z);
   const seeds = z
     .map((s, d) => ({ d, s }))

@@ -7,7 +7,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { loadGraphIndex, type GraphIndex } from './graph-index.js';
 import { hydrate, readDistText, SEPARATOR, tokenBound, type HydratedHit } from './hydrate.js';
 import { loadSharedSections, type SharedSections } from './shared-sections.js';
-import { rank, type RankedHit, type Ranking } from './rank.js';
+import { rank, type DenseScores, type RankedHit, type Ranking } from './rank.js';
 import { planOutline, preamble } from './render.js';
 import { planSteps, type PlanStep, type StepReason } from './plan.js';
 import { loadTokenCounter } from '../text/bpe.js';
@@ -22,6 +22,8 @@ export const MIN_BUDGET = 200;
 export interface QueryOptions {
   readonly k?: number;
   readonly budget?: number;
+  /** The task's cosines with the skills' dense vectors (`--embeddings`), mixed into the seeds. */
+  readonly dense?: DenseScores;
 }
 
 export interface QueryResult {
@@ -89,7 +91,7 @@ export function openRetriever(dist: string): Retriever {
     rank: (query, k = DEFAULT_K) => rank(index, query, k),
     async query(query, options = {}) {
       const { k, budget } = checkedOptions(options);
-      const ranking = rank(index, query, k);
+      const ranking = rank(index, query, k, options.dense ? { dense: options.dense } : {});
       const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage, feedback: ranking.feedback };
       if (ranking.hits.length === 0) {
         return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.tokenizer }, hits: [] };
