@@ -15,17 +15,23 @@
  * `--prefix corpora/` reads gold paths under that folder: a dist built from a pool that holds the
  * corpora beside a distractor library (issue 21 item 5).
  *
- *   node build/bench/retrieval.js <queries.jsonl> [dist] [--k 10] [--misses] [--prefix <folder/>]
+ * With `--embeddings-base-url <url>` (a dist built with `--embeddings openai`), every query is
+ * embedded through that OpenAI-compatible endpoint with the dist's model, and two more rows are
+ * printed: skillc with the cosine mixed into its seeds (weight `--embeddings-weight`, default that
+ * of `skillc query`), and the cosine alone.
+ *
+ *   node build/bench/retrieval.js <queries.jsonl> [dist] [--k 10] [--misses] [--prefix <folder/>] [--embeddings-base-url <url>] [--embeddings-weight w]
  */
 import path from 'node:path';
 import { openRetriever } from '../src/query/retriever.js';
 import { indexOf, readGraphDocument } from '../src/query/graph-index.js';
-import { rank } from '../src/query/rank.js';
+import { DEFAULT_DENSE_WEIGHT, denseCosines, rank } from '../src/query/rank.js';
+import { embedderFrom, MAX_EMBEDDED_QUERY_CHARS } from '../src/embed/embeddings.js';
 import { plainBm25 } from './plain-bm25.js';
 import { benchArgs, rawText, readParents, readQuerySet } from './query-set.js';
 
 const args = process.argv.slice(2);
-const { positional, prefix } = benchArgs(args, ['--k']);
+const { positional, prefix, value } = benchArgs(args, ['--k', '--embeddings-base-url', '--embeddings-weight']);
 const queriesFile = positional[0];
 if (!queriesFile) {
   console.error('usage: node build/bench/retrieval.js <queries.jsonl> [dist] [--k 10] [--misses]');
@@ -56,6 +62,24 @@ const methods: [string, Ranker][] = [
   ['skillc without graph edges', (q) => rank(noGraph, q, K).hits.map((h) => h.node.path)],
   ['BM25 over raw SKILL.md', (q) => bm25(q, K)],
 ];
+const embeddingsUrl = value('--embeddings-base-url');
+if (embeddingsUrl !== undefined) {
+  const meta = retriever.index.embeddings;
+  if (!meta) throw new Error(`${dist} has no embeddings (build it with --embeddings openai)`);
+  const embedder = embedderFrom({ embeddings: 'openai', baseURL: embeddingsUrl, model: meta.model, cacheDir: false, timeoutSeconds: 600 })!;
+  const weight = Number(value('--embeddings-weight') ?? DEFAULT_DENSE_WEIGHT);
+  const vectors = retriever.index.denseVectors();
+  const cosines = new Map<string, Float64Array>();
+  const got = await embedder.embed(rows.map((r) => r.query.slice(0, MAX_EMBEDDED_QUERY_CHARS)));
+  rows.forEach((r, i) => cosines.set(r.query, denseCosines(vectors, got.vectors.subarray(i * got.dimensions, (i + 1) * got.dimensions))));
+  methods.push(
+    [`skillc + embeddings (${meta.model}, weight ${weight})`, (q) => rank(retriever.index, q, K, { dense: { cosines: cosines.get(q)!, weight } }).hits.map((h) => h.node.path)],
+    [`embeddings alone (${meta.model})`, (q) => {
+      const c = cosines.get(q)!;
+      return [...c.keys()].sort((a, b) => c[b]! - c[a]! || a - b).slice(0, K).map((d) => retriever.index.parent(d).path);
+    }],
+  );
+}
 
 console.log(`${path.basename(queriesFile)}: ${rows.length} queries, ${parents.length} skills in ${dist}\n`);
 console.log('| method | R@1 | R@5 | R@10 | MRR | Hit@10 | no hit |');
