@@ -230,8 +230,15 @@ async function build(library: string, opts: BuildCommandOptions, io: CommandIO, 
     throw e;
   }
   const tEmit = performance.now();
-  // The dist's folders are made in a worker while the library is rendered (emit/dist-folders.ts).
-  // Its copies too, unless the old output has files to link instead (the build record lists them).
+  let dense: DocumentVectors | null = null;
+  if (embedder) {
+    const embedded = await embedSkills(embedder, result.ir.parents ?? [], progress);
+    if ('problem' in embedded) result = { ...result, diagnostics: [...result.diagnostics, embedded.problem].sort(compareDiagnostics) };
+    else dense = embedded;
+  }
+  // The dist's folders are made in a worker while the library is rendered (emit/dist-folders.ts),
+  // and its copies too unless the old output has files to link instead (the build record lists
+  // them). Not before: a build stopped while it waits on the network leaves nothing beside the output.
   const layout = parentLayout(result.ir, path.resolve(library));
   if (layout.folders.length + layout.copies.length >= PREPARE_MIN_ENTRIES) newDist.pending = prepareDist(opts.out, layout, record === undefined || !fs.existsSync(outAbs));
   let known: TextFacts | null = null;
@@ -239,12 +246,6 @@ async function build(library: string, opts: BuildCommandOptions, io: CommandIO, 
     known = facts ? await facts.result : null;
   } finally {
     facts?.stop();
-  }
-  let dense: DocumentVectors | null = null;
-  if (embedder) {
-    const embedded = await embedSkills(embedder, result.ir.parents ?? [], progress);
-    if ('problem' in embedded) result = { ...result, diagnostics: [...result.diagnostics, embedded.problem].sort(compareDiagnostics) };
-    else dense = embedded;
   }
   let rendered: Awaited<ReturnType<typeof renderLibrary>>;
   try {

@@ -58,10 +58,13 @@ async function denseScores(task: string, index: GraphIndex, opts: NonNullable<Qu
     throw e;
   }
   if (!embedder) return undefined;
+  // Read (and checked against core.json) before the request: a rebuild while it is under way
+  // cannot pair this index with another build's vectors, and a damaged file is the dist's problem.
+  const vectors = index.denseVectors();
   try {
     const got = await embedder.embed([task.slice(0, MAX_EMBEDDED_QUERY_CHARS)]);
     if (got.dimensions !== meta.dimensions) throw new ModelCallError('empty', `the task's embedding has ${got.dimensions} dimensions, the dist's ${meta.dimensions}`);
-    return { cosines: denseCosines(index.denseVectors(), got.vectors), weight: opts.weight ?? DEFAULT_DENSE_WEIGHT };
+    return { cosines: denseCosines(vectors, got.vectors), weight: opts.weight ?? DEFAULT_DENSE_WEIGHT };
   } catch (e) {
     if (!(e instanceof ModelCallError)) throw e;
     process.stderr.write(`skillc query: warning: embedding the task failed (${escapeInline(e.message)}); ranked by text alone\n`);

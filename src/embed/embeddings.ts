@@ -15,14 +15,18 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import type { Parent } from '../ir/types.js';
 import { DEFAULT_CACHE_DIR, LlmSetupError } from '../llm/setup.js';
-import { DEFAULT_MAX_RETRY_WAIT_MS, embedOnce, guardedFetch, MAX_EMBED_BATCH, ModelCallError } from '../llm/model-client.js';
+import { DEFAULT_MAX_RETRY_WAIT_MS, embedOnce, guardedFetch, MAX_EMBED_BATCH, MAX_EMBEDDING_LENGTH, ModelCallError } from '../llm/model-client.js';
 import { cacheKey, ReplyCache } from '../llm/reply-cache.js';
+import { MAX_EMBEDDINGS_BYTES } from '../graph/query-index.js';
 
 export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 /** Characters of a skill's text sent to be embedded: name, description and headings fit in it. */
 export const MAX_EMBEDDED_CHARS = 4000;
 /** Characters of a query sent to be embedded (a long task instruction is cut there). */
 export const MAX_EMBEDDED_QUERY_CHARS = 8000;
+/** The longest vector taken from a server or the cache. */
+export const MAX_EMBEDDING_DIMENSIONS = MAX_EMBEDDING_LENGTH;
+
 
 export interface EmbeddingOptions {
   readonly embeddings: 'none' | 'openai';
@@ -62,7 +66,7 @@ export function embedderFrom(opts: EmbeddingOptions, env: NodeJS.ProcessEnv = pr
     if (baseURL === undefined) throw new LlmSetupError('--embeddings openai needs OPENAI_API_KEY in the environment, or --embeddings-base-url for a local OpenAI-compatible server');
     apiKey = 'not-needed';
   }
-  if (baseURL !== undefined && !/^https?:\/\//.test(baseURL)) throw new LlmSetupError(`--embeddings-base-url must be an http(s) URL, got "${baseURL}"`);
+  if (baseURL !== undefined && !/^https?:\/\//.test(baseURL)) throw new LlmSetupError(`${opts.baseURL !== undefined ? '--embeddings-base-url' : '$OPENAI_BASE_URL'} must be an http(s) URL, got "${baseURL}"`);
   const timeoutMs = Math.round((opts.timeoutSeconds ?? 60) * 1000);
   const maxRetryWaitMs = opts.maxRetryWaitSeconds !== undefined ? Math.round(opts.maxRetryWaitSeconds * 1000) : DEFAULT_MAX_RETRY_WAIT_MS;
   const client = new OpenAI({
@@ -75,7 +79,7 @@ export function embedderFrom(opts: EmbeddingOptions, env: NodeJS.ProcessEnv = pr
   const model = opts.model ?? DEFAULT_EMBEDDING_MODEL;
   const cache = new ReplyCache(opts.cacheDir === false ? null : path.resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR));
   const concurrency = Math.max(1, opts.concurrency ?? 4);
-  return { model, embed: (texts) => embedTexts((batch) => embedOnce(client, model, batch), model, cache, texts, concurrency) };
+  return { model, embed: (texts) => embedTexts((batch, signal) => embedOnce(client, model, batch, signal), model, cache, texts, concurrency) };
 }
 
 /** The text embedded for a skill: its name, description and headings, at most MAX_EMBEDDED_CHARS. */
@@ -93,62 +97,90 @@ function keyOf(model: string, text: string): string {
   return cacheKey({ model, prompt: 'embeddings', version: 1, system: '', schema: null, user: text });
 }
 
-/** A kept vector: a non-empty list of finite numbers. */
+/** A kept vector: a non-empty list of finite numbers, at most MAX_EMBEDDING_DIMENSIONS long. */
 function keptVector(content: string): number[] | undefined {
   try {
     const v = JSON.parse(content) as unknown;
-    return Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number' && Number.isFinite(x)) ? (v as number[]) : undefined;
+    return Array.isArray(v) && v.length > 0 && v.length <= MAX_EMBEDDING_DIMENSIONS && v.every((x) => typeof x === 'number' && Number.isFinite(x)) ? (v as number[]) : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** One request for a batch of texts; `signal` aborts it (another batch failed). */
+export type EmbedRequest = (batch: readonly string[], signal: AbortSignal) => Promise<{ readonly vectors: readonly (readonly number[])[] }>;
+
 /**
  * Vectors of `texts` through `request` (one call per batch of MAX_EMBED_BATCH texts the cache
- * lacks, `concurrency` at once), normalised. Equal texts are asked once.
+ * lacks, `concurrency` at once), normalised. Equal texts are asked once. The server's vectors are
+ * the measure: a batch of another length than its first fails the whole (nothing more is asked,
+ * and requests in flight are aborted), and kept vectors of another length than the server's now,
+ * or than each other's when the cache had them all, are asked again. A failure is a ModelCallError.
  */
-export async function embedTexts(
-  request: (batch: readonly string[]) => Promise<{ readonly vectors: readonly (readonly number[])[] }>,
-  model: string,
-  cache: ReplyCache,
-  texts: readonly string[],
-  concurrency: number,
-): Promise<EmbeddedTexts> {
-  const byText = new Map<string, readonly number[]>();
-  let cached = 0;
-  const missing: string[] = [];
-  for (const t of new Set(texts)) {
+export async function embedTexts(request: EmbedRequest, model: string, cache: ReplyCache, texts: readonly string[], concurrency: number): Promise<EmbeddedTexts> {
+  const distinct = [...new Set(texts)];
+  const kept = new Map<string, readonly number[]>();
+  for (const t of distinct) {
     const entry = cache.get(keyOf(model, t));
     const v = entry && entry.model === model ? keptVector(entry.content) : undefined;
-    if (v) {
-      byText.set(t, v);
-      cached++;
-    } else missing.push(t);
+    if (v) kept.set(t, v);
   }
-  const batches: string[][] = [];
-  for (let i = 0; i < missing.length; i += MAX_EMBED_BATCH) batches.push(missing.slice(i, i + MAX_EMBED_BATCH));
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      const batch = batches[next++]!;
-      const reply = await request(batch);
-      batch.forEach((t, i) => {
-        const v = reply.vectors[i]!;
-        byText.set(t, v);
-        cache.put({ key: keyOf(model, t), model, prompt: 'embeddings', content: JSON.stringify(v), promptTokens: 0, completionTokens: 0 });
-      });
-    }
+  const fresh = new Map<string, readonly number[]>();
+  /** The server's vector length, from its first reply. */
+  let dimensions: number | undefined;
+  let requests = 0;
+  const ask = async (pending: readonly string[]): Promise<void> => {
+    const batches: string[][] = [];
+    for (let i = 0; i < pending.length; i += MAX_EMBED_BATCH) batches.push(pending.slice(i, i + MAX_EMBED_BATCH));
+    const controller = new AbortController();
+    let failure: unknown;
+    const fail = (e: unknown) => {
+      failure ??= e;
+      controller.abort();
+    };
+    let next = 0;
+    const worker = async () => {
+      while (failure === undefined && next < batches.length) {
+        const batch = batches[next++]!;
+        requests++;
+        let reply: { readonly vectors: readonly (readonly number[])[] };
+        try {
+          reply = await request(batch, controller.signal);
+        } catch (e) {
+          return fail(e);
+        }
+        if (failure !== undefined) return;
+        const length = reply.vectors[0]!.length;
+        dimensions ??= length;
+        if (length !== dimensions) return fail(new ModelCallError('empty', `the server gave embeddings of ${dimensions} and of ${length} dimensions`));
+        batch.forEach((t, i) => {
+          const v = reply.vectors[i]!;
+          fresh.set(t, v);
+          cache.put({ key: keyOf(model, t), model, prompt: 'embeddings', content: JSON.stringify(v), promptTokens: 0, completionTokens: 0 });
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+    if (failure !== undefined) throw failure;
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
-  const dimensions = texts.length === 0 ? 0 : byText.get(texts[0]!)!.length;
-  const vectors = new Float32Array(texts.length * dimensions);
+  await ask(distinct.filter((t) => !kept.has(t)));
+  const keptLengths = new Set([...kept.values()].map((v) => v.length));
+  if (dimensions !== undefined) await ask([...kept].filter(([, v]) => v.length !== dimensions).map(([t]) => t));
+  else if (keptLengths.size > 1) await ask([...kept.keys()]);
+  const vectorOf = (t: string) => fresh.get(t) ?? kept.get(t)!;
+  const length = texts.length === 0 ? 0 : vectorOf(texts[0]!).length;
+  if (texts.length * length * 4 > MAX_EMBEDDINGS_BYTES) throw new ModelCallError('empty', `${texts.length} vectors of ${length} dimensions take more than ${MAX_EMBEDDINGS_BYTES} bytes`);
+  const vectors = new Float32Array(texts.length * length);
   texts.forEach((t, row) => {
-    const v = byText.get(t)!;
-    if (v.length !== dimensions) throw new ModelCallError('empty', `embeddings of ${dimensions} and ${v.length} dimensions for one library (a cache of another model under this name?)`);
+    const v = vectorOf(t);
+    if (v.length !== length) throw new ModelCallError('empty', `embeddings of ${length} and of ${v.length} dimensions for one library`);
+    // Scaled by the largest component first: squares of components near 1e300 would overflow.
+    let top = 0;
+    for (const x of v) top = Math.max(top, Math.abs(x));
     let norm = 0;
-    for (const x of v) norm += x * x;
-    norm = Math.sqrt(norm) || 1;
-    for (let j = 0; j < dimensions; j++) vectors[row * dimensions + j] = v[j]! / norm;
+    for (const x of v) norm += (x / (top || 1)) ** 2;
+    const scale = (top || 1) * (Math.sqrt(norm) || 1);
+    for (let j = 0; j < length; j++) vectors[row * length + j] = v[j]! / scale;
   });
-  return { dimensions, vectors, requests: batches.length, cached };
+  return { dimensions: length, vectors, requests, cached: distinct.length - fresh.size };
 }

@@ -15,7 +15,6 @@ parentPort?.once('message', (request: FoldersRequest) => {
   const reply: FoldersReply = { made: 0, copied: [] };
   const stop = new Int32Array(request.stop);
   try {
-    fs.mkdirSync(path.dirname(request.dist), { recursive: true });
     fs.mkdirSync(request.dist);
     fs.writeFileSync(path.join(request.dist, request.marker), `${process.pid}\n`, { flag: 'wx' });
     for (const folder of request.folders) {

@@ -16,6 +16,7 @@
  * write does what it did not get to. A worker that cannot start or fails costs nothing but what
  * the write then does itself.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { CopiedFile, ParentLayout } from './library.js';
 import { startHelperThread } from '../util/helper-thread.js';
@@ -68,9 +69,12 @@ function plain(p: string): boolean {
  * `withCopies` is false (a rebuild links most of them from the old output instead).
  */
 export function prepareDist(outDir: string, layout: ParentLayout, withCopies: boolean): PendingDist {
-  const worker = startHelperThread(workerUrl);
-  if (!worker) return { finish: () => Promise.resolve(null), discard: async () => {} };
+  const none: PendingDist = { finish: () => Promise.resolve(null), discard: async () => {} };
   const dist = newSibling(path.resolve(outDir));
+  // The output's folder is made by the write, once it is due: a build that never gets there makes none.
+  if (!fs.existsSync(path.dirname(dist))) return none;
+  const worker = startHelperThread(workerUrl);
+  if (!worker) return none;
   const folders = layout.folders.filter(plain);
   const copies = withCopies ? layout.copies.filter((c) => plain(c.path)) : [];
   const stop = new SharedArrayBuffer(4);

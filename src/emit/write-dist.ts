@@ -74,14 +74,16 @@ function removeMarkedTree(dir: string, marker: string): void {
 
 /**
  * Removes a file, or a folder with everything in it, going by the type its folder listing gave:
- * one listing per folder and one unlink or rmdir per entry, where fs.rmSync also stats every entry
- * and first tries each folder's rmdir while it still has entries (a dist of the corpora, 6,700
- * files in 3,200 folders: about 350 against 540 ms). Whatever this walk cannot remove (an entry
- * replaced under it, a listing without types) is left to fs.rmSync.
+ * one listing and one lstat per folder and one unlink or rmdir per entry, where fs.rmSync also
+ * stats every file and first tries each folder's rmdir while it still has entries (a dist of the
+ * corpora, 6,700 files in 3,200 folders: about 350 against 540 ms). Whatever this walk cannot
+ * remove (an entry replaced under it, a listing without types) is left to fs.rmSync.
  */
 function removeEntry(p: string, isFolder: boolean): void {
   try {
-    if (!isFolder) {
+    // A folder is looked at again right before it is read: one replaced by a link since its
+    // parent was listed is removed as the link it now is, never followed.
+    if (!isFolder || !fs.lstatSync(p).isDirectory()) {
       fs.unlinkSync(p);
       return;
     }
@@ -238,10 +240,16 @@ export function writeDist(outDir: string, artifacts: readonly Artifact[], option
       throw new OutputWriteError(`cannot ${what} ${p}: ${errnoText(err)}`);
     }
   };
-  io('create the folder', path.dirname(abs), () => fs.mkdirSync(path.dirname(abs), { recursive: true }));
-  const lock = sibling(abs, 'lock');
-  takeLock(lock, outDir);
   const prepared = options.prepared;
+  const lock = sibling(abs, 'lock');
+  try {
+    io('create the folder', path.dirname(abs), () => fs.mkdirSync(path.dirname(abs), { recursive: true }));
+    takeLock(lock, outDir);
+  } catch (err) {
+    // Another build holds the output (or its folder cannot be made): the new dist made beforehand goes too.
+    if (prepared) removePartial(prepared.dist);
+    throw err;
+  }
   const usePrepared = prepared !== undefined && prepared !== null && path.dirname(prepared.dist) === path.dirname(abs) && isRealFolder(prepared.dist) && fs.existsSync(path.join(prepared.dist, INCOMPLETE_MARKER));
   if (prepared && !usePrepared) removePartial(prepared.dist);
   const tmp = usePrepared ? prepared.dist : sibling(abs, 'new');

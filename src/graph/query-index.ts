@@ -31,6 +31,8 @@ export const NODES_FILE = `${QUERY_INDEX_DIR}/nodes.jsonl`;
 export const POSTINGS_FILE = `${QUERY_INDEX_DIR}/postings.txt`;
 /** Dense vectors of the lexicon's documents (`--embeddings`): float32, little-endian, one row per document. */
 export const EMBEDDINGS_FILE = `${QUERY_INDEX_DIR}/embeddings.f32`;
+/** The most bytes EMBEDDINGS_FILE may hold: the build gives none rather than a larger one, and a query refuses one. */
+export const MAX_EMBEDDINGS_BYTES = 1 << 30;
 /**
  * Edge types whose evidence a query cites: a plan says why one step comes after another ("outputs
  * csv"). The similarity behind a sem edge is its weight, and the rest are not cited, so their detail

@@ -176,6 +176,9 @@ export interface EmbedReply {
   readonly promptTokens: number;
 }
 
+/** The longest embedding taken from a server (the largest common models give 3,072). */
+export const MAX_EMBEDDING_LENGTH = 65_536;
+
 /** The most inputs one embeddings request sends (OpenAI's API takes up to 2,048). */
 export const MAX_EMBED_BATCH = 64;
 
@@ -183,11 +186,11 @@ export const MAX_EMBED_BATCH = 64;
  * One embeddings request (/embeddings) for `inputs`. The reply is checked, never trusted: one
  * vector per input, each placed by its `index`, of finite numbers, all of one length.
  */
-export async function embedOnce(client: OpenAI, model: string, inputs: readonly string[]): Promise<EmbedReply> {
+export async function embedOnce(client: OpenAI, model: string, inputs: readonly string[], signal?: AbortSignal): Promise<EmbedReply> {
   let res: OpenAI.Embeddings.CreateEmbeddingResponse;
   try {
     // Floats, not base64: a local server may know only the plain form.
-    res = await client.embeddings.create({ model, input: [...inputs], encoding_format: 'float' });
+    res = await client.embeddings.create({ model, input: [...inputs], encoding_format: 'float' }, signal ? { signal } : {});
   } catch (e) {
     throw classify(e);
   }
@@ -200,6 +203,7 @@ export async function embedOnce(client: OpenAI, model: string, inputs: readonly 
     const i = index === undefined ? at : index;
     if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= inputs.length || vectors[i] !== undefined) throw new ModelCallError('empty', `embedding ${at} has no index among the ${inputs.length} inputs, or one given twice`);
     if (!Array.isArray(embedding) || embedding.length === 0 || !embedding.every((x) => typeof x === 'number' && Number.isFinite(x))) throw new ModelCallError('empty', `embedding ${i} is not a list of numbers`);
+    if (embedding.length > MAX_EMBEDDING_LENGTH) throw new ModelCallError('empty', `embedding ${i} has ${embedding.length} dimensions, more than ${MAX_EMBEDDING_LENGTH}`);
     if (dimensions >= 0 && embedding.length !== dimensions) throw new ModelCallError('empty', `embeddings of ${dimensions} and ${embedding.length} dimensions in one reply`);
     dimensions = embedding.length;
     vectors[i] = embedding as number[];

@@ -37,7 +37,7 @@ export function modelServiceFrom(opts: LlmOptions, env: NodeJS.ProcessEnv = proc
     if (baseURL === undefined) throw new LlmSetupError('--llm openai needs OPENAI_API_KEY in the environment, or --llm-base-url for a local OpenAI-compatible server');
     apiKey = 'not-needed';
   }
-  if (baseURL !== undefined && !/^https?:\/\//.test(baseURL)) throw new LlmSetupError(`--llm-base-url must be an http(s) URL, got "${baseURL}"`);
+  if (baseURL !== undefined && !/^https?:\/\//.test(baseURL)) throw new LlmSetupError(`${opts.baseURL !== undefined ? '--llm-base-url' : '$OPENAI_BASE_URL'} must be an http(s) URL, got "${baseURL}"`);
   const client = new ModelClient({
     model: opts.model ?? DEFAULT_MODEL,
     ...(baseURL !== undefined ? { baseURL } : {}),

@@ -17,7 +17,7 @@
 import path from 'node:path';
 import { EDGE_TYPES, FIELDS, type EdgeType, type GraphDocument, type GraphNode, type ParentNode, type RetrievalParameters } from '../graph/types.js';
 import { createHash } from 'node:crypto';
-import { CORE_FILE, EMBEDDINGS_FILE, encodeQueryIndex, HEADER_BYTES, indexHeader, NODES_FILE, POSTINGS_FILE, QUERY_INDEX_VERSION, type DenseIndex, type QueryIndexCore } from '../graph/query-index.js';
+import { CORE_FILE, EMBEDDINGS_FILE, MAX_EMBEDDINGS_BYTES, encodeQueryIndex, HEADER_BYTES, indexHeader, NODES_FILE, POSTINGS_FILE, QUERY_INDEX_VERSION, type DenseIndex, type QueryIndexCore } from '../graph/query-index.js';
 import { decodePostings } from '../graph/lexicon.js';
 import { DistReadError, MAX_INDEX_BYTES, openDistFile, readDistFile, type DistFile } from '../util/confined-read.js';
 import { compareCodeUnits } from '../util/stable-json.js';
@@ -257,8 +257,6 @@ function fromCore(dist: string, core: QueryIndexCore, source: IndexSource): Grap
   };
 }
 
-/** Dense vectors an index may hold: 1 GiB (the corpora with 1,536 dimensions: 14 MB). */
-const MAX_EMBEDDINGS_BYTES = 1 << 30;
 
 /** EMBEDDINGS_FILE, checked against core.json: its size, and its SHA-256 (a file of another build is refused). */
 function readDenseVectors(dist: string, core: QueryIndexCore): Float32Array {

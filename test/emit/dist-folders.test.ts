@@ -8,11 +8,11 @@ import crypto from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { scratchDir } from '../helpers/tmp.js';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT, skillc } from '../helpers/cli.js';
 import type { Artifact } from '../../src/emit/json-artifact.js';
-import { INCOMPLETE_MARKER, newSibling, writeDist } from '../../src/emit/write-dist.js';
+import { DISCARD_MARKER, INCOMPLETE_MARKER, newSibling, OutputWriteError, recoverOutput, writeDist } from '../../src/emit/write-dist.js';
 
 const sha = (bytes: string | Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
 
@@ -131,5 +131,82 @@ describe('a dist made ahead of the write', () => {
     expect(got.copiesRight).toBe(true);
     expect(tree(path.join(box, 'dist'))).toEqual(tree(path.join(box, 'plain')));
     expect(fs.readdirSync(box).filter((n) => n.includes('skillc-'))).toEqual([]);
+  });
+});
+
+describe('the write and the old output around a dist made ahead', () => {
+  it('a write that cannot take the output\'s lock removes the dist made beforehand', () => {
+    const box = scratchDir('dist-folders-locked');
+    const { artifacts } = library(box);
+    const out = path.join(box, 'dist');
+    const dist = newSibling(out);
+    fs.mkdirSync(path.join(dist, 'skills'), { recursive: true });
+    fs.writeFileSync(path.join(dist, INCOMPLETE_MARKER), 'x\n');
+    // Another build (this live process) holds the output.
+    fs.writeFileSync(path.join(box, '.dist.skillc-lock'), `${process.pid}\n`);
+    expect(() => writeDist(out, artifacts, { prepared: { dist, folders: ['skills'], copies: new Map() } })).toThrow(OutputWriteError);
+    expect(fs.readdirSync(box).sort()).toEqual(['.dist.skillc-lock', 'lib']);
+  });
+
+  it('removing an old output never follows a folder replaced by a link after it was listed', () => {
+    const box = scratchDir('dist-folders-swap');
+    const out = path.join(box, 'dist');
+    const old = path.join(box, '.dist.skillc-old-99999999-deadbeef');
+    for (const d of ['a', 'b']) {
+      fs.mkdirSync(path.join(old, d), { recursive: true });
+      fs.writeFileSync(path.join(old, d, 'f'), 'x\n');
+    }
+    fs.writeFileSync(path.join(old, DISCARD_MARKER), 'x\n');
+    fs.mkdirSync(path.join(box, 'victim'));
+    fs.writeFileSync(path.join(box, 'victim', 'secret'), 'keep me\n');
+    // Right after the old output's own listing, its folder b becomes a link to victim/.
+    const readdir = fs.readdirSync;
+    const spy = vi.spyOn(fs, 'readdirSync').mockImplementation(((p: fs.PathLike, o?: unknown) => {
+      const listing = (readdir as (p: fs.PathLike, o?: unknown) => unknown)(p, o);
+      if (String(p) === old && fs.lstatSync(path.join(old, 'b')).isDirectory()) {
+        fs.rmSync(path.join(old, 'b'), { recursive: true });
+        fs.symlinkSync(path.join(box, 'victim'), path.join(old, 'b'));
+      }
+      return listing;
+    }) as typeof fs.readdirSync);
+    try {
+      recoverOutput(out);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.existsSync(old)).toBe(false);
+    expect(fs.readFileSync(path.join(box, 'victim', 'secret'), 'utf8')).toBe('keep me\n');
+  });
+});
+
+describe('skillc build with a dist made ahead (a library large enough for the worker)', () => {
+  /** 130 skills with a script each: 260 files to copy and 260 folders, over the worker's threshold. */
+  function largeLibrary(box: string): string {
+    const lib = path.join(box, 'lib');
+    for (let i = 0; i < 130; i++) {
+      const dir = path.join(lib, `skill-${String(i).padStart(3, '0')}`);
+      fs.mkdirSync(path.join(dir, 'scripts'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: skill-${i}\ndescription: Does task ${i}.\n---\n\n# Task ${i}\n\nRun the script.\n`);
+      fs.writeFileSync(path.join(dir, 'scripts', 'run.sh'), `echo ${i}\n`, { mode: 0o755 });
+    }
+    return lib;
+  }
+
+  it('leaves nothing beside the output, whether the write succeeds or another build holds the output', () => {
+    const box = scratchDir('dist-folders-cli');
+    const lib = largeLibrary(box);
+    const out = path.join(box, 'out');
+    const ok = skillc(['build', lib, '-o', out, '--no-cache', '-q']);
+    expect(ok.code).toBe(0);
+    expect(fs.readdirSync(box).sort()).toEqual(['lib', 'out']);
+    expect(fs.statSync(path.join(out, 'skills', 'skill-007', 'scripts', 'run.sh')).mode & 0o777).toBe(0o755);
+    // Another build (this live process) holds the output: exit 2, the old output as it was, nothing made beside it.
+    const before = tree(out);
+    fs.writeFileSync(path.join(box, '.out.skillc-lock'), `${process.pid}\n`);
+    const locked = skillc(['build', lib, '-o', out, '--no-cache', '-q']);
+    expect(locked.code).toBe(2);
+    expect(locked.stderr).toMatch(/another skillc build .* is writing/);
+    expect(fs.readdirSync(box).sort()).toEqual(['.out.skillc-lock', 'lib', 'out']);
+    expect(tree(out)).toEqual(before);
   });
 });

@@ -14,6 +14,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCommand } from '../../src/cli/build-command.js';
+import { embedderFrom, embedTexts } from '../../src/embed/embeddings.js';
+import { ReplyCache } from '../../src/llm/reply-cache.js';
+import { ModelCallError } from '../../src/llm/model-client.js';
 import { validateAgainst } from '../../src/schema/validate.js';
 import type { Diagnostic } from '../../src/ir/diagnostics.js';
 import { ROOT, skillcAsync } from '../helpers/cli.js';
@@ -34,15 +37,30 @@ function toyVector(text: string): number[] {
   return [...TOPICS.map((topic) => words.filter((w) => topic.some((t) => w.startsWith(t))).length), 0.05];
 }
 
+/** How the toy server answers: well, or one way a server can be wrong. */
+type Mode = 'ok' | 'short' | 'duplicate' | 'out-of-range' | 'not-number' | 'mixed' | 'long';
+
 interface EmbeddingServer {
   readonly url: string;
   readonly inputs: string[][];
   failing: boolean;
+  mode: Mode;
   close(): void;
 }
 
+function reply(input: string[], mode: Mode): unknown[] {
+  const data = input.map((t, index) => ({ object: 'embedding', index, embedding: toyVector(t) as unknown[] }));
+  if (mode === 'short') data.pop();
+  if (mode === 'duplicate' && data.length > 1) data[1]!.index = 0;
+  if (mode === 'out-of-range') data[0]!.index = input.length;
+  if (mode === 'not-number') data[0]!.embedding[0] = 'x';
+  if (mode === 'mixed' && data.length > 1) data[1]!.embedding.push(0.5);
+  if (mode === 'long') data[0]!.embedding = new Array(65_537).fill(0.1);
+  return data;
+}
+
 async function startEmbeddingServer(): Promise<EmbeddingServer> {
-  const state = { inputs: [] as string[][], failing: false };
+  const state = { inputs: [] as string[][], failing: false, mode: 'ok' as Mode };
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -51,7 +69,7 @@ async function startEmbeddingServer(): Promise<EmbeddingServer> {
       if (state.failing) return res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'down for the test' } }));
       const { input } = JSON.parse(body) as { input: string[] };
       state.inputs.push(input);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', model: 'toy', data: input.map((t, index) => ({ object: 'embedding', index, embedding: toyVector(t) })), usage: { prompt_tokens: 1, total_tokens: 1 } }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', model: 'toy', data: reply(input, state.mode), usage: { prompt_tokens: 1, total_tokens: 1 } }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -66,6 +84,12 @@ async function startEmbeddingServer(): Promise<EmbeddingServer> {
     },
     set failing(v: boolean) {
       state.failing = v;
+    },
+    get mode() {
+      return state.mode;
+    },
+    set mode(m: Mode) {
+      state.mode = m;
     },
     close: () => server.close(),
   };
@@ -200,5 +224,76 @@ describe('dense embeddings (--embeddings openai)', () => {
     const r = await query(damaged, 'resize a photo', ['--embeddings', 'openai', '--embeddings-base-url', server.url]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/embeddings\.f32 is not the one index\/core\.json names/);
+  });
+});
+
+describe('embedding replies are checked, never trusted', () => {
+  const cases: [Mode, RegExp][] = [
+    ['short', /gave 1 embeddings for 2 inputs/],
+    ['duplicate', /embedding 1 has no index among the 2 inputs, or one given twice/],
+    ['out-of-range', /embedding 0 has no index among the 2 inputs/],
+    ['not-number', /embedding 0 is not a list of numbers/],
+    ['mixed', /embeddings of 6 and 7 dimensions in one reply/],
+    ['long', /has 65537 dimensions, more than 65536/],
+  ];
+  for (const [mode, message] of cases) {
+    it(`a reply with ${mode} vectors fails with what is wrong`, async () => {
+      server.mode = mode;
+      try {
+        const embedder = embedderFrom({ embeddings: 'openai', baseURL: server.url, model: 'toy', retries: 0, cacheDir: false })!;
+        await expect(embedder.embed(['resize a photo', 'capture packets'])).rejects.toThrow(message);
+      } finally {
+        server.mode = 'ok';
+      }
+    });
+  }
+});
+
+describe('embedTexts', () => {
+  const cacheIn = (name: string) => new ReplyCache(path.join(scratchDir(`embed-texts-${name}`), 'cache'));
+  const constant = (length: number, value = 1) => (batch: readonly string[]) => Promise.resolve({ vectors: batch.map(() => new Array<number>(length).fill(value)) });
+
+  it('asks again for kept vectors of another length than the server gives now', async () => {
+    const cache = cacheIn('relength');
+    await embedTexts(constant(6), 'm', cache, ['a', 'b'], 2);
+    const asked: string[][] = [];
+    const got = await embedTexts((batch) => {
+      asked.push([...batch]);
+      return constant(7)(batch);
+    }, 'm', cache, ['a', 'b', 'c'], 2);
+    expect(got.dimensions).toBe(7);
+    expect(asked).toEqual([['c'], ['a', 'b']]);
+    // And the cache now holds the server's: nothing is asked the next time.
+    const again = await embedTexts(() => Promise.reject(new Error('not asked')), 'm', cache, ['a', 'b', 'c'], 2);
+    expect(again.requests).toBe(0);
+    expect(again.dimensions).toBe(7);
+  });
+
+  it('stops asking once a batch fails, and aborts the requests in flight', async () => {
+    const texts = Array.from({ length: 64 * 6 }, (_, i) => `text ${i}`);
+    let calls = 0;
+    let aborted = 0;
+    const request = (batch: readonly string[], signal: AbortSignal) => {
+      calls++;
+      if (calls === 1) return Promise.reject(new ModelCallError('server', 'HTTP 500'));
+      return new Promise<{ vectors: number[][] }>((resolve, reject) => {
+        const timer = setTimeout(() => resolve({ vectors: batch.map(() => [1, 2]) }), 2000);
+        signal.addEventListener('abort', () => {
+          aborted++;
+          clearTimeout(timer);
+          reject(new Error('aborted'));
+        });
+      });
+    };
+    await expect(embedTexts(request, 'm', cacheIn('fail'), texts, 2)).rejects.toThrow('HTTP 500');
+    expect(calls).toBe(2);
+    expect(aborted).toBe(1);
+  });
+
+  it('normalises vectors whose squares would overflow', async () => {
+    const small = await embedTexts((b) => Promise.resolve({ vectors: b.map(() => [3, 4]) }), 'm', cacheIn('small'), ['a'], 1);
+    const huge = await embedTexts((b) => Promise.resolve({ vectors: b.map(() => [3e300, 4e300]) }), 'm', cacheIn('huge'), ['a'], 1);
+    expect([...huge.vectors]).toEqual([...small.vectors]);
+    expect(small.vectors[0]).toBeCloseTo(0.6, 6);
   });
 });
