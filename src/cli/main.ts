@@ -115,6 +115,15 @@ Examples:
     .action(async function (this: Command, library: string) {
       const { buildCommand } = await import('./build-command.js');
       const o = this.opts();
+      // What --llm and --embeddings requests share: concurrency, time limits, retries and the reply
+      // cache, which lives in the build cache unless told otherwise (replies go under llm/).
+      const requestBounds = {
+        concurrency: o.llmConcurrency as number,
+        timeoutSeconds: o.llmTimeout as number,
+        retries: o.llmRetries as number,
+        maxRetryWaitSeconds: o.llmMaxRetryWait as number,
+        cacheDir: o.llmCache === false ? false : ((o.llmCache as string | undefined) ?? (o.cache as string | false)),
+      };
       this.setOptionValue('__exit', await buildCommand(library, {
         out: o.out as string,
         strict: o.strict as boolean | undefined,
@@ -128,27 +137,8 @@ Examples:
         progress: o.progress as boolean,
         jobs: o.jobs as number | undefined,
         policy: o.policy as string | undefined,
-        llm: {
-          llm: o.llm as 'none' | 'openai',
-          baseURL: o.llmBaseUrl as string | undefined,
-          model: o.model as string,
-          concurrency: o.llmConcurrency as number,
-          timeoutSeconds: o.llmTimeout as number,
-          retries: o.llmRetries as number,
-          maxRetryWaitSeconds: o.llmMaxRetryWait as number,
-          // The reply cache lives in the build cache unless told otherwise (replies go under llm/).
-          cacheDir: o.llmCache === false ? false : ((o.llmCache as string | undefined) ?? (o.cache as string | false)),
-        },
-        embeddings: {
-          embeddings: o.embeddings as 'none' | 'openai',
-          baseURL: o.embeddingsBaseUrl as string | undefined,
-          model: o.embeddingsModel as string,
-          concurrency: o.llmConcurrency as number,
-          timeoutSeconds: o.llmTimeout as number,
-          retries: o.llmRetries as number,
-          maxRetryWaitSeconds: o.llmMaxRetryWait as number,
-          cacheDir: o.llmCache === false ? false : ((o.llmCache as string | undefined) ?? (o.cache as string | false)),
-        },
+        llm: { llm: o.llm as 'none' | 'openai', baseURL: o.llmBaseUrl as string | undefined, model: o.model as string, ...requestBounds },
+        embeddings: { embeddings: o.embeddings as 'none' | 'openai', baseURL: o.embeddingsBaseUrl as string | undefined, model: o.embeddingsModel as string, ...requestBounds },
         cache: o.cache as string | false,
         limitHeapGrowth: true,
       }, { stdout: process.stdout, stderr: process.stderr }));

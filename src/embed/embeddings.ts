@@ -14,7 +14,7 @@
 import path from 'node:path';
 import OpenAI from 'openai';
 import type { Parent } from '../ir/types.js';
-import { DEFAULT_CACHE_DIR, LlmSetupError } from '../llm/setup.js';
+import { DEFAULT_CACHE_DIR, endpointOf, type EndpointOptions } from '../llm/setup.js';
 import { DEFAULT_MAX_RETRY_WAIT_MS, embedOnce, guardedFetch, MAX_EMBED_BATCH, MAX_EMBEDDING_LENGTH, ModelCallError } from '../llm/model-client.js';
 import { cacheKey, ReplyCache } from '../llm/reply-cache.js';
 import { MAX_EMBEDDINGS_BYTES } from '../graph/query-index.js';
@@ -28,17 +28,8 @@ export const MAX_EMBEDDED_QUERY_CHARS = 8000;
 export const MAX_EMBEDDING_DIMENSIONS = MAX_EMBEDDING_LENGTH;
 
 
-export interface EmbeddingOptions {
+export interface EmbeddingOptions extends EndpointOptions {
   readonly embeddings: 'none' | 'openai';
-  readonly baseURL?: string;
-  readonly model?: string;
-  readonly concurrency?: number;
-  /** Per attempt, in seconds. */
-  readonly timeoutSeconds?: number;
-  readonly retries?: number;
-  readonly maxRetryWaitSeconds?: number;
-  /** Reply cache folder, or false for none. */
-  readonly cacheDir?: string | false;
 }
 
 /** An embeddings endpoint as the options name it. */
@@ -57,16 +48,10 @@ export interface EmbeddedTexts {
   readonly cached: number;
 }
 
-/** The embedder the options ask for, or undefined for none; a usage error is an LlmSetupError. */
+/** The embedder the options ask for, or undefined for none; a usage error is an LlmSetupError (endpointOf). */
 export function embedderFrom(opts: EmbeddingOptions, env: NodeJS.ProcessEnv = process.env): Embedder | undefined {
   if (opts.embeddings === 'none') return undefined;
-  const baseURL = opts.baseURL ?? (env.OPENAI_BASE_URL || undefined);
-  let apiKey = env.OPENAI_API_KEY;
-  if (!apiKey) {
-    if (baseURL === undefined) throw new LlmSetupError('--embeddings openai needs OPENAI_API_KEY in the environment, or --embeddings-base-url for a local OpenAI-compatible server');
-    apiKey = 'not-needed';
-  }
-  if (baseURL !== undefined && !/^https?:\/\//.test(baseURL)) throw new LlmSetupError(`${opts.baseURL !== undefined ? '--embeddings-base-url' : '$OPENAI_BASE_URL'} must be an http(s) URL, got "${baseURL}"`);
+  const { baseURL, apiKey } = endpointOf('--embeddings', opts.baseURL, env);
   const timeoutMs = Math.round((opts.timeoutSeconds ?? 60) * 1000);
   const maxRetryWaitMs = opts.maxRetryWaitSeconds !== undefined ? Math.round(opts.maxRetryWaitSeconds * 1000) : DEFAULT_MAX_RETRY_WAIT_MS;
   const client = new OpenAI({

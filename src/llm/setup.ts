@@ -12,8 +12,8 @@ import { ReplyCache } from './reply-cache.js';
 export const DEFAULT_MODEL = 'gpt-4o-mini';
 export const DEFAULT_CACHE_DIR = '.skillc-cache';
 
-export interface LlmOptions {
-  readonly llm: 'none' | 'openai';
+/** How an OpenAI-compatible server is reached and how its requests are bounded (--llm and --embeddings alike). */
+export interface EndpointOptions {
   readonly baseURL?: string;
   readonly model?: string;
   /** Concurrent requests. */
@@ -27,17 +27,31 @@ export interface LlmOptions {
   readonly cacheDir?: string | false;
 }
 
+export interface LlmOptions extends EndpointOptions {
+  readonly llm: 'none' | 'openai';
+}
+
 export class LlmSetupError extends Error {}
+
+/**
+ * The server's URL (the option, else $OPENAI_BASE_URL, else the client's default) and key
+ * (OPENAI_API_KEY; a placeholder for a local server, which usually needs none). `what` names the
+ * option that asked for it (`--llm`), whose URL flag is `<what>-base-url`.
+ */
+export function endpointOf(what: string, baseURLOption: string | undefined, env: NodeJS.ProcessEnv): { baseURL: string | undefined; apiKey: string } {
+  const baseURL = baseURLOption ?? (env.OPENAI_BASE_URL || undefined);
+  let apiKey = env.OPENAI_API_KEY;
+  if (!apiKey) {
+    if (baseURL === undefined) throw new LlmSetupError(`${what} openai needs OPENAI_API_KEY in the environment, or ${what}-base-url for a local OpenAI-compatible server`);
+    apiKey = 'not-needed';
+  }
+  if (baseURL !== undefined && !/^https?:\/\//.test(baseURL)) throw new LlmSetupError(`${baseURLOption !== undefined ? `${what}-base-url` : '$OPENAI_BASE_URL'} must be an http(s) URL, got "${baseURL}"`);
+  return { baseURL, apiKey };
+}
 
 export function modelServiceFrom(opts: LlmOptions, env: NodeJS.ProcessEnv = process.env): ModelService | undefined {
   if (opts.llm === 'none') return undefined;
-  const baseURL = opts.baseURL ?? (env.OPENAI_BASE_URL || undefined);
-  let apiKey = env.OPENAI_API_KEY;
-  if (!apiKey) {
-    if (baseURL === undefined) throw new LlmSetupError('--llm openai needs OPENAI_API_KEY in the environment, or --llm-base-url for a local OpenAI-compatible server');
-    apiKey = 'not-needed';
-  }
-  if (baseURL !== undefined && !/^https?:\/\//.test(baseURL)) throw new LlmSetupError(`${opts.baseURL !== undefined ? '--llm-base-url' : '$OPENAI_BASE_URL'} must be an http(s) URL, got "${baseURL}"`);
+  const { baseURL, apiKey } = endpointOf('--llm', opts.baseURL, env);
   const client = new ModelClient({
     model: opts.model ?? DEFAULT_MODEL,
     ...(baseURL !== undefined ? { baseURL } : {}),
