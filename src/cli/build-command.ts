@@ -249,9 +249,9 @@ async function build(library: string, opts: BuildCommandOptions, io: CommandIO, 
   }
   let rendered: Awaited<ReturnType<typeof renderLibrary>>;
   try {
-    rendered = await renderLibrary(result.ir, path.resolve(library), memo ? { ...memo, typeScript: typeScriptMemoOf(cache) } : undefined, known, dense);
+    // Emit's declarations are the last TypeScript work; the worker's heap is not kept through the graph and the write.
+    rendered = await renderLibrary(result.ir, path.resolve(library), memo ? { ...memo, typeScript: typeScriptMemoOf(cache) } : undefined, { facts: known, dense, afterTypeScript: () => typeScript?.stop() });
   } finally {
-    // Emit's declarations were the last TypeScript work; the worker's heap is not kept through the write.
     typeScript?.stop();
   }
   if (memo) for (const table of Object.values(memo)) table.save();

@@ -154,12 +154,32 @@ export interface RenderMemo {
   readonly typeScript?: TypeScriptMemo;
 }
 
-/**
- * @param memo values of earlier builds (the build cache); without it everything is computed.
- * @param facts per-skill values computed while the passes ran (text-facts.ts), for these parents.
- */
-export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: RenderMemo, facts?: TextFacts | null, dense?: DocumentVectors | null): Promise<RenderedLibrary> {
+/** What rendering may be given besides the IR and the memo. */
+export interface RenderOptions {
+  /** Per-skill values computed while the passes ran (text-facts.ts), for these parents. */
+  readonly facts?: TextFacts | null;
+  /** The skills' dense vectors (`--embeddings`), in the parents' order. */
+  readonly dense?: DocumentVectors | null;
+  /**
+   * Called once rendering needs TypeScript no more (contracts/index.d.ts is rendered first), so a
+   * TypeScript worker's heap (about 70 MB) is not held while the graph is built.
+   */
+  readonly afterTypeScript?: () => void;
+}
+
+/** @param memo values of earlier builds (the build cache); without it everything is computed. */
+export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: RenderMemo, options: RenderOptions = {}): Promise<RenderedLibrary> {
+  const { facts, dense } = options;
   const parents = ir.parents ?? [];
+  const profiles = new Map((ir.profiles ?? []).map((p) => [p.cluster, p]));
+  const shown = (ir.contracts ?? []).filter((c) => profiles.has(c.cluster) && profiles.get(c.cluster)!.decision !== 'reject');
+  const promoted = shown.filter((c) => profiles.get(c.cluster)!.decision === 'auto_promote');
+  let declarations: string | undefined;
+  if (ir.callSites && ir.profiles && promoted.length > 0) {
+    const { renderDeclarations } = await import('../typed/declarations.js');
+    declarations = await renderDeclarations(promoted, memo?.typeScript?.declarations);
+  }
+  options.afterTypeScript?.();
   const known = facts && facts.parents === parents ? facts : undefined;
   const artifacts: Artifact[] = [];
   const rewrites = new Map((ir.rewrites ?? []).map((r) => [r.parent, r]));
@@ -238,16 +258,10 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
   if (ir.passages) artifacts.push(...passageArtifacts(ir, count));
   if (!ir.callSites || !ir.profiles) return { artifacts, stats: null, callSitesByContract };
 
-  const profiles = new Map(ir.profiles.map((p) => [p.cluster, p]));
-  const shown = (ir.contracts ?? []).filter((c) => profiles.has(c.cluster) && profiles.get(c.cluster)!.decision !== 'reject');
-  const promoted = shown.filter((c) => profiles.get(c.cluster)!.decision === 'auto_promote');
   const { functionNames } = await import('../typed/identifiers.js');
   const names = functionNames(promoted.map((c) => c.id));
   for (const c of shown) artifacts.push({ path: `contracts/${c.id}.md`, content: renderContractMarkdown(c, profiles.get(c.cluster), callSitesByContract.get(c.id) ?? [], names.get(c.id) ?? c.id) });
-  if (promoted.length > 0) {
-    const { renderDeclarations } = await import('../typed/declarations.js');
-    artifacts.push({ path: 'contracts/index.d.ts', content: await renderDeclarations(promoted, memo?.typeScript?.declarations) });
-  }
+  if (declarations !== undefined) artifacts.push({ path: 'contracts/index.d.ts', content: declarations });
 
   const dropped = ir.droppedCallSites ?? [];
   const droppedBy = Object.fromEntries(CALL_SITE_STAGES.map((s) => [s, 0])) as Record<CallSiteStage, number>;
