@@ -60,7 +60,11 @@ export interface DenseScores {
   readonly weight: number;
 }
 
-/** A seed's share from dense vectors by default (USE-lite trial, BENCHMARKS.md: 0.3 to 0.5 of the mix did best). */
+/**
+ * A seed's share from dense vectors by default. With a small local encoder (USE-lite, BENCHMARKS.md,
+ * issue 21) shares of 0.3 to 0.5 did best on short task names, and no share helped long
+ * instructions; no hosted model could be measured.
+ */
 export const DEFAULT_DENSE_WEIGHT = 0.35;
 
 /** Cosines of a query vector with every row of `vectors` (both L2-normalised), negatives as 0. */
