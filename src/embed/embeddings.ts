@@ -12,10 +12,9 @@
  * some skills and not others would rank the rest below them for no reason of theirs.
  */
 import path from 'node:path';
-import OpenAI from 'openai';
 import type { Parent } from '../ir/types.js';
-import { DEFAULT_CACHE_DIR, endpointOf, type EndpointOptions } from '../llm/setup.js';
-import { DEFAULT_MAX_RETRY_WAIT_MS, embedOnce, guardedFetch, MAX_EMBED_BATCH, MAX_EMBEDDING_LENGTH, ModelCallError } from '../llm/model-client.js';
+import { modelClientOf, replyCacheOf, type EndpointOptions } from '../llm/setup.js';
+import { MAX_EMBED_BATCH, MAX_EMBEDDING_LENGTH, ModelCallError } from '../llm/model-client.js';
 import { cacheKey, ReplyCache } from '../llm/reply-cache.js';
 import { MAX_EMBEDDINGS_BYTES } from '../graph/query-index.js';
 
@@ -24,9 +23,6 @@ export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 export const MAX_EMBEDDED_CHARS = 4000;
 /** Characters of a query sent to be embedded (a long task instruction is cut there). */
 export const MAX_EMBEDDED_QUERY_CHARS = 8000;
-/** The longest vector taken from a server or the cache. */
-export const MAX_EMBEDDING_DIMENSIONS = MAX_EMBEDDING_LENGTH;
-
 
 export interface EmbeddingOptions extends EndpointOptions {
   readonly embeddings: 'none' | 'openai';
@@ -43,28 +39,17 @@ export interface EmbeddedTexts {
   readonly dimensions: number;
   /** Row i is texts[i]'s vector. */
   readonly vectors: Float32Array;
-  /** Requests made (retries not counted) and texts found in the cache. */
+  /** Requests made (retries not counted). */
   readonly requests: number;
-  readonly cached: number;
 }
 
-/** The embedder the options ask for, or undefined for none; a usage error is an LlmSetupError (endpointOf). */
+/** The embedder the options ask for, or undefined for none; a usage error is an LlmSetupError (modelClientOf). */
 export function embedderFrom(opts: EmbeddingOptions, env: NodeJS.ProcessEnv = process.env): Embedder | undefined {
   if (opts.embeddings === 'none') return undefined;
-  const { baseURL, apiKey } = endpointOf('--embeddings', opts.baseURL, env);
-  const timeoutMs = Math.round((opts.timeoutSeconds ?? 60) * 1000);
-  const maxRetryWaitMs = opts.maxRetryWaitSeconds !== undefined ? Math.round(opts.maxRetryWaitSeconds * 1000) : DEFAULT_MAX_RETRY_WAIT_MS;
-  const client = new OpenAI({
-    apiKey,
-    ...(baseURL !== undefined ? { baseURL } : {}),
-    timeout: timeoutMs,
-    maxRetries: opts.retries ?? 3,
-    fetch: guardedFetch(timeoutMs, maxRetryWaitMs, () => {}),
-  });
-  const model = opts.model ?? DEFAULT_EMBEDDING_MODEL;
-  const cache = new ReplyCache(opts.cacheDir === false ? null : path.resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR));
+  const client = modelClientOf('--embeddings', opts, DEFAULT_EMBEDDING_MODEL, env);
+  const cache = replyCacheOf(opts);
   const concurrency = Math.max(1, opts.concurrency ?? 4);
-  return { model, embed: (texts) => embedTexts((batch, signal) => embedOnce(client, model, batch, signal), model, cache, texts, concurrency) };
+  return { model: client.model, embed: (texts) => embedTexts((batch, signal) => client.embed(batch, signal), client.model, cache, texts, concurrency) };
 }
 
 /** The text embedded for a skill: its name, description and headings, at most MAX_EMBEDDED_CHARS. */
@@ -82,11 +67,11 @@ function keyOf(model: string, text: string): string {
   return cacheKey({ model, prompt: 'embeddings', version: 1, system: '', schema: null, user: text });
 }
 
-/** A kept vector: a non-empty list of finite numbers, at most MAX_EMBEDDING_DIMENSIONS long. */
+/** A kept vector: a non-empty list of finite numbers, at most MAX_EMBEDDING_LENGTH long. */
 function keptVector(content: string): number[] | undefined {
   try {
     const v = JSON.parse(content) as unknown;
-    return Array.isArray(v) && v.length > 0 && v.length <= MAX_EMBEDDING_DIMENSIONS && v.every((x) => typeof x === 'number' && Number.isFinite(x)) ? (v as number[]) : undefined;
+    return Array.isArray(v) && v.length > 0 && v.length <= MAX_EMBEDDING_LENGTH && v.every((x) => typeof x === 'number' && Number.isFinite(x)) ? (v as number[]) : undefined;
   } catch {
     return undefined;
   }
@@ -149,9 +134,8 @@ export async function embedTexts(request: EmbedRequest, model: string, cache: Re
     if (failure !== undefined) throw failure;
   };
   await ask(distinct.filter((t) => !kept.has(t)));
-  const keptLengths = new Set([...kept.values()].map((v) => v.length));
   if (dimensions !== undefined) await ask([...kept].filter(([, v]) => v.length !== dimensions).map(([t]) => t));
-  else if (keptLengths.size > 1) await ask([...kept.keys()]);
+  else if (new Set([...kept.values()].map((v) => v.length)).size > 1) await ask([...kept.keys()]);
   const vectorOf = (t: string) => fresh.get(t) ?? kept.get(t)!;
   const length = texts.length === 0 ? 0 : vectorOf(texts[0]!).length;
   if (texts.length * length * 4 > MAX_EMBEDDINGS_BYTES) throw new ModelCallError('empty', `${texts.length} vectors of ${length} dimensions take more than ${MAX_EMBEDDINGS_BYTES} bytes`);
@@ -167,5 +151,5 @@ export async function embedTexts(request: EmbedRequest, model: string, cache: Re
     const scale = (top || 1) * (Math.sqrt(norm) || 1);
     for (let j = 0; j < length; j++) vectors[row * length + j] = v[j]! / scale;
   });
-  return { dimensions: length, vectors, requests, cached: distinct.length - fresh.size };
+  return { dimensions: length, vectors, requests };
 }

@@ -126,9 +126,9 @@ export class ModelClient {
     return this.options.model;
   }
 
-  /** Embeddings of `inputs` (at most MAX_EMBED_BATCH), checked (embedOnce). */
-  embed(inputs: readonly string[]): Promise<EmbedReply> {
-    return embedOnce(this.client, this.options.model, inputs);
+  /** Embeddings of `inputs` (at most MAX_EMBED_BATCH), checked (embedOnce); `signal` aborts the request. */
+  embed(inputs: readonly string[], signal?: AbortSignal): Promise<EmbedReply> {
+    return embedOnce(this.client, this.options.model, inputs, signal);
   }
 
   async chat(req: ChatRequest): Promise<ChatReply> {
@@ -186,7 +186,7 @@ export const MAX_EMBED_BATCH = 64;
  * One embeddings request (/embeddings) for `inputs`. The reply is checked, never trusted: one
  * vector per input, each placed by its `index`, of finite numbers, all of one length.
  */
-export async function embedOnce(client: OpenAI, model: string, inputs: readonly string[], signal?: AbortSignal): Promise<EmbedReply> {
+async function embedOnce(client: OpenAI, model: string, inputs: readonly string[], signal?: AbortSignal): Promise<EmbedReply> {
   let res: OpenAI.Embeddings.CreateEmbeddingResponse;
   try {
     // Floats, not base64: a local server may know only the plain form.

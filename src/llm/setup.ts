@@ -34,32 +34,35 @@ export interface LlmOptions extends EndpointOptions {
 export class LlmSetupError extends Error {}
 
 /**
- * The server's URL (the option, else $OPENAI_BASE_URL, else the client's default) and key
- * (OPENAI_API_KEY; a placeholder for a local server, which usually needs none). `what` names the
- * option that asked for it (`--llm`), whose URL flag is `<what>-base-url`.
+ * The client of the server the options name (--llm and --embeddings alike): its URL is the option,
+ * else $OPENAI_BASE_URL, else the client's default; its key OPENAI_API_KEY, or a placeholder for a
+ * local server, which usually needs none. `what` names the option that asked for it (`--llm`),
+ * whose URL flag is `<what>-base-url`.
  */
-export function endpointOf(what: string, baseURLOption: string | undefined, env: NodeJS.ProcessEnv): { baseURL: string | undefined; apiKey: string } {
-  const baseURL = baseURLOption ?? (env.OPENAI_BASE_URL || undefined);
+export function modelClientOf(what: string, opts: EndpointOptions, defaultModel: string, env: NodeJS.ProcessEnv): ModelClient {
+  const baseURL = opts.baseURL ?? (env.OPENAI_BASE_URL || undefined);
   let apiKey = env.OPENAI_API_KEY;
   if (!apiKey) {
     if (baseURL === undefined) throw new LlmSetupError(`${what} openai needs OPENAI_API_KEY in the environment, or ${what}-base-url for a local OpenAI-compatible server`);
     apiKey = 'not-needed';
   }
-  if (baseURL !== undefined && !/^https?:\/\//.test(baseURL)) throw new LlmSetupError(`${baseURLOption !== undefined ? `${what}-base-url` : '$OPENAI_BASE_URL'} must be an http(s) URL, got "${baseURL}"`);
-  return { baseURL, apiKey };
-}
-
-export function modelServiceFrom(opts: LlmOptions, env: NodeJS.ProcessEnv = process.env): ModelService | undefined {
-  if (opts.llm === 'none') return undefined;
-  const { baseURL, apiKey } = endpointOf('--llm', opts.baseURL, env);
-  const client = new ModelClient({
-    model: opts.model ?? DEFAULT_MODEL,
+  if (baseURL !== undefined && !/^https?:\/\//.test(baseURL)) throw new LlmSetupError(`${opts.baseURL !== undefined ? `${what}-base-url` : '$OPENAI_BASE_URL'} must be an http(s) URL, got "${baseURL}"`);
+  return new ModelClient({
+    model: opts.model ?? defaultModel,
     ...(baseURL !== undefined ? { baseURL } : {}),
     apiKey,
     timeoutMs: Math.round((opts.timeoutSeconds ?? 60) * 1000),
     maxRetries: opts.retries ?? 3,
     ...(opts.maxRetryWaitSeconds !== undefined ? { maxRetryWaitMs: Math.round(opts.maxRetryWaitSeconds * 1000) } : {}),
   });
-  const cacheDir = opts.cacheDir === false ? null : path.resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR);
-  return createModelService(client, new ReplyCache(cacheDir), opts.concurrency ?? 4);
+}
+
+/** The model reply cache the options name (default DEFAULT_CACHE_DIR; false: none). */
+export function replyCacheOf(opts: EndpointOptions): ReplyCache {
+  return new ReplyCache(opts.cacheDir === false ? null : path.resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR));
+}
+
+export function modelServiceFrom(opts: LlmOptions, env: NodeJS.ProcessEnv = process.env): ModelService | undefined {
+  if (opts.llm === 'none') return undefined;
+  return createModelService(modelClientOf('--llm', opts, DEFAULT_MODEL, env), replyCacheOf(opts), opts.concurrency ?? 4);
 }
