@@ -126,16 +126,11 @@ async function build(library: string, opts: BuildCommandOptions, io: CommandIO, 
     throw e;
   }
 
+  // The model servers the options name (--llm, --embeddings): a bad URL or a missing key is a usage error.
   let llm: ModelService | undefined;
-  try {
-    llm = modelServiceFrom(opts.llm ?? { llm: 'none' });
-  } catch (e) {
-    if (e instanceof LlmSetupError) return fail(e.message);
-    throw e;
-  }
-
   let embedder: Embedder | undefined;
   try {
+    llm = modelServiceFrom(opts.llm ?? { llm: 'none' });
     embedder = embedderFrom(opts.embeddings ?? { embeddings: 'none' });
   } catch (e) {
     if (e instanceof LlmSetupError) return fail(e.message);
