@@ -241,10 +241,30 @@ function actionStep(inst: readonly ActionLine[], au: AntiUnified): boolean {
   if (au.fillers.some((f) => f.some((v) => v === ''))) return false;
   const lexicon = loadVerbLexicon();
   return inst.every((l) => {
-    const w = (l.tokens[0] ?? '').replace(/[*_`]/g, '');
+    const at = mainClause(l.tokens);
+    if (at < 0) return false;
+    const w = (l.tokens[at] ?? '').replace(/[*_`]/g, '');
     if (!/^[A-Za-z][a-z]+$/.test(w)) return false;
-    return lexicon.classOf(w) !== undefined || (/^[a-z]/.test(w) && l.tokens.length <= 8);
+    return lexicon.classOf(w) !== undefined || (/^[a-z]/.test(w) && !NOT_A_VERB.test(w) && l.tokens.length - at <= 8);
   });
+}
+
+/** Words that open a statement, not an order (`all {tools} tools become available`, `the output is …`). */
+const NOT_A_VERB = /^(a|all|an|any|are|both|can|each|every|it|its|may|must|no|should|some|that|the|their|there|these|they|this|those|we|will|you|your)$/;
+
+/** The words that open a condition before a step's action (`If the connection is not ACTIVE, follow …`). */
+const CONDITION_OPENER = /^(if|when|whenever|unless|once|otherwise)$/i;
+
+/**
+ * Where a step's action starts: 0, or after its opening condition's comma. A conditional step is
+ * a branch of the procedure; leaving it out of a contract whose other steps surround it would cut
+ * that branch. -1 for a condition with no comma to end it (no action to find).
+ */
+function mainClause(tokens: readonly string[]): number {
+  if (!CONDITION_OPENER.test((tokens[0] ?? '').replace(/[*_`]/g, ''))) return 0;
+  const comma = tokens.findIndex((t) => t.endsWith(','));
+  if (comma <= 0 || comma + 1 >= tokens.length) return -1;
+  return tokens[comma + 1] === 'then' && comma + 2 < tokens.length ? comma + 2 : comma + 1;
 }
 
 /** Whether two slots hold the same value in every unit that fills both (and share at least one). */

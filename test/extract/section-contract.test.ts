@@ -54,4 +54,20 @@ describe('section contracts', () => {
     expect(t.instances.map((i) => i.unit)).toEqual([ms[0]!.unit.id, ms[1]!.unit.id]);
     expect(t.instances.flatMap((i) => Object.values(i.bindings)).some((v) => /["'`]/.test(v))).toBe(false);
   });
+
+  it('keeps a conditional step between the steps it branches from', () => {
+    const steps = (kit: string) => `1. Call \`MANAGE_CONNECTIONS\` with toolkit \`${kit}\`\n2. If the connection is not ACTIVE, follow the returned auth link\n3. Confirm the connection shows ACTIVE`;
+    const c = draft(members([steps('ably'), steps('asana'), steps('box')], 'Setup'));
+    expect(c.templates.map((t) => t.template)).toEqual([
+      'Call MANAGE_CONNECTIONS with toolkit {toolkit}',
+      'If the connection is not ACTIVE, follow the returned auth link',
+      'Confirm the connection shows ACTIVE',
+    ]);
+  });
+
+  it('takes no statement for a step, conditional or not', () => {
+    const steps = (app: string) => `1. Connect your ${app} account\n2. Once connected, all ${app.toUpperCase()}_* tools become available\n3. All ${app} tools are listed`;
+    const c = draft(members([steps('Gmail'), steps('Slack')], 'Setup'));
+    expect(c.templates.map((t) => t.template)).toEqual(['Connect your {account} account']);
+  });
 });
