@@ -10,6 +10,7 @@
  * - descriptions: a seeded sample of skills with a description of at least 60 characters; query:
  *   the description's first sentence with the words of the skill's name removed; gold: the skill.
  *   A known-item set: the description is indexed, so it measures ranking among near-duplicates.
+ *   A query that another skill's description gives word for word is left out: it names no item.
  *
  *   node build/bench/retrieval-queries.js [corpora] [--sample 200] [--seed 1]
  * Writes bench/queries/skillsbench-tasks.jsonl and bench/queries/descriptions.jsonl.
@@ -69,11 +70,18 @@ const withDescription = all.flatMap((dir) => {
   const query = first.split(/\s+/).filter((w) => !nameWords.has(w.toLowerCase().replace(/[^a-z0-9]/g, ''))).join(' ');
   return query.split(/\s+/).length >= 4 ? [{ query, gold: [rel(dir)] }] : [];
 });
-const picked = shuffled(withDescription, seededRng(seed));
+// A query that is word for word another skill's query names no item: 768 composio skills share
+// "Automate <name> tasks via Rube MCP (Composio).", which without the name is one query for all of
+// them, and any ranking puts its gold among 767 equals by chance. Such queries are dropped.
+const normal = (q: string) => q.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const owners = new Map<string, number>();
+for (const r of withDescription) owners.set(normal(r.query), (owners.get(normal(r.query)) ?? 0) + 1);
+const identifying = withDescription.filter((r) => owners.get(normal(r.query)) === 1);
+const picked = shuffled(identifying, seededRng(seed));
 const descRows = picked.slice(0, sample).sort((a, b) => (a.gold[0]! < b.gold[0]! ? -1 : 1));
 
 fs.mkdirSync(out, { recursive: true });
 fs.writeFileSync(path.join(out, 'skillsbench-tasks.jsonl'), lines(taskRows));
 fs.writeFileSync(path.join(out, 'descriptions.jsonl'), lines(descRows));
 console.log(`skillsbench-tasks: ${taskRows.length} queries, ${taskRows.reduce((a, r) => a + r.gold.length, 0)} gold skills`);
-console.log(`descriptions: ${descRows.length} queries (of ${withDescription.length} skills with a description)`);
+console.log(`descriptions: ${descRows.length} queries (of ${identifying.length} skills whose query is their own, ${withDescription.length} with a description)`);
