@@ -89,7 +89,7 @@ export function extractContract(cluster: DraftInput, members: readonly MemberUni
   // An inline span of one word that never varies (`RUBE_SEARCH_TOOLS`, `pytest`) names a tool or a
   // command in a sentence; the sentence's step is the action. It is a tool, not a template.
   const named = shaped.filter((x) => x.g.source === 'inline' && x.au.slotCount === 0 && x.au.pieces.length === 1);
-  const groups = shaped.filter((x) => !named.includes(x)).slice(0, MAX_TEMPLATES);
+  const groups = inSourceOrder(stepsTakenTogether(shaped.filter((x) => !named.includes(x))).slice(0, MAX_TEMPLATES));
   if (groups.length === 0) return { cluster: cluster.id, reason: `no shared action: none of the ${lines.length} action lines is the same statement in two member units` };
 
   const inputs: FieldSpec[] = [];
@@ -172,8 +172,8 @@ export function extractContract(cluster: DraftInput, members: readonly MemberUni
     trigger,
     input_schema: inputs,
     output_schema: outputs,
-    preconditions: sentencesMatching(prose, /\b(requires?|required|prerequisites?|before (you|running|using)|make sure|ensure|must (have|be)|needs? to (have|be))\b/i),
-    postconditions: sentencesMatching(prose, /\b(produces?|writes?|creates?|outputs?|generates?|returns?|you should see|results? in|saved? (to|as|in))\b/i),
+    preconditions: conditionsOf(members, prose, PRECONDITION),
+    postconditions: conditionsOf(members, prose, POSTCONDITION),
     resources: { scripts, references, tools },
     side_effects: sideEffects(members, templates, prose, groups.some(({ g }) => g.source === 'code' && g.lines[0]!.shell)),
     templates,
@@ -220,8 +220,8 @@ export function extractActionContract(cluster: DraftInput, members: readonly Mem
     trigger: t.template.replace(/\{\{|\}\}/g, '').replace(/\{([A-Za-z_]\w*)\}/g, (_, n: string) => n.replace(/_\d+$/, '').replace(/_/g, ' ')),
     input_schema: inputs,
     output_schema: [],
-    preconditions: sentencesMatching(prose, /\b(requires?|required|prerequisites?|before (you|running|using)|make sure|ensure|must (have|be)|needs? to (have|be))\b/i),
-    postconditions: sentencesMatching(prose, /\b(produces?|writes?|creates?|outputs?|generates?|returns?|you should see|results? in|saved? (to|as|in))\b/i),
+    preconditions: conditionsOf(members, prose, PRECONDITION, actionWords(t.template)),
+    postconditions: conditionsOf(members, prose, POSTCONDITION, actionWords(t.template)),
     resources: { scripts, references, tools: [] },
     side_effects: sideEffects(members, [template], prose, false),
     templates: [template],
@@ -251,6 +251,41 @@ function actionStep(inst: readonly ActionLine[], au: AntiUnified): boolean {
 
 /** Words that open a statement, not an order (`all {tools} tools become available`, `the output is …`). */
 const NOT_A_VERB = /^(a|all|an|any|are|both|can|each|every|it|its|may|must|no|should|some|that|the|their|there|these|they|this|those|we|will|you|your)$/;
+
+/**
+ * The shared lines a procedure may hold together: each must occur with every line kept before it
+ * (larger first) in at least two members. Two lines no member writes together are alternatives
+ * (one family of skills ends its setup with "Start using the workflows below", another with
+ * "Start issuing natural language commands to …"), and a procedure listing both would order a
+ * step no source takes.
+ */
+function stepsTakenTogether<T extends { readonly units: ReadonlySet<string> }>(groups: readonly T[]): T[] {
+  const kept: T[] = [];
+  for (const g of groups) {
+    if (kept.every((k) => [...g.units].filter((u) => k.units.has(u)).length >= 2)) kept.push(g);
+  }
+  return kept;
+}
+
+/**
+ * The procedure's lines in the order the members write them: each line's mean rank among the kept
+ * lines of the units that hold it (0 first, 1 last), ties in the order given. Kept lines are
+ * ranked by how many members share them, which need not be the order of the steps.
+ */
+function inSourceOrder<T extends { readonly inst: readonly ActionLine[] }>(groups: readonly T[]): T[] {
+  const linesOf = new Map<string, { group: number; line: number }[]>();
+  groups.forEach((g, gi) => {
+    for (const l of g.inst) linesOf.set(l.unit, [...(linesOf.get(l.unit) ?? []), { group: gi, line: l.line }]);
+  });
+  const ranks = groups.map(() => [] as number[]);
+  for (const held of linesOf.values()) {
+    if (held.length < 2) continue;
+    const sorted = [...held].sort((a, b) => a.line - b.line || a.group - b.group);
+    sorted.forEach((h, i) => ranks[h.group]!.push(i / (sorted.length - 1)));
+  }
+  const mean = ranks.map((r) => (r.length ? r.reduce((a, b) => a + b, 0) / r.length : Number.POSITIVE_INFINITY));
+  return groups.map((g, i) => ({ g, i })).sort((a, b) => mean[a.i]! - mean[b.i]! || a.i - b.i).map(({ g }) => g);
+}
 
 /** The words that open a condition before a step's action (`If the connection is not ACTIVE, follow …`). */
 const CONDITION_OPENER = /^(if|when|whenever|unless|once|otherwise)$/i;
@@ -366,18 +401,44 @@ export function proseOf(unit: Unit): string {
   return text;
 }
 
-function sentencesMatching(prose: readonly string[], re: RegExp): string[] {
-  const counts = new Map<string, number>();
-  for (const p of prose) {
-    const seen = new Set<string>();
+const PRECONDITION = /\b(requires?|required|prerequisites?|before (you|running|using)|make sure|ensure|must (have|be)|needs? to (have|be))\b/i;
+const POSTCONDITION = /\b(produces?|writes?|creates?|outputs?|generates?|returns?|you should see|results? in|saved? (to|as|in))\b/i;
+
+/**
+ * The members' sentences that match `re` (what is required, what is produced) and that at least
+ * two member parents state. A contract is what its members share: a sentence one parent writes is
+ * that parent's own context, and read as the contract's it changes what the contract promises (an
+ * ALFWorld skill's "Output: The egg 1 is heated and placed on the diningtable 1." is no postcondition
+ * of `take {object} from {receptacle}`, though that skill takes the egg). An action's contract is one
+ * line of sections that do much else, so its sentences must also name one of the action's own
+ * words (`about`).
+ */
+function conditionsOf(members: readonly MemberUnit[], prose: readonly string[], re: RegExp, about?: ReadonlySet<string>): string[] {
+  const parentsOf = new Map<string, Set<string>>();
+  prose.forEach((p, i) => {
     for (const raw of p.split(/(?<=[.!?])\s+|\n+/)) {
       const s = raw.replace(/^[\s#>*\-\d.)]+/, '').replace(/[*_`]/g, '').replace(/\s+/g, ' ').trim();
-      if (s.length < 12 || s.length > 200 || !re.test(s) || seen.has(s)) continue;
-      seen.add(s);
-      counts.set(s, (counts.get(s) ?? 0) + 1);
+      if (s.length < 12 || s.length > 200 || !re.test(s)) continue;
+      if (about && !s.toLowerCase().split(/[^a-z0-9]+/).some((w) => about.has(w))) continue;
+      const parents = parentsOf.get(s) ?? new Set<string>();
+      parents.add(members[i]!.parent.path);
+      parentsOf.set(s, parents);
     }
-  }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_CONDITIONS).map(([s]) => s);
+  });
+  return [...parentsOf]
+    .filter(([, ps]) => ps.size >= 2)
+    .sort((a, b) => b[1].size - a[1].size || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MAX_CONDITIONS)
+    .map(([s]) => s);
+}
+
+/** Words that name no action: a sentence holding only these of an action's words is not about it. */
+const NOT_THE_ACTION = new Set(['a', 'an', 'and', 'at', 'for', 'from', 'in', 'into', 'of', 'on', 'onto', 'or', 'the', 'to', 'with']);
+
+/** The words of an action template outside its slots (`use thermometer on {substance}`: use, thermometer). */
+function actionWords(template: string): Set<string> {
+  const text = template.replace(/\{\{|\}\}/g, ' ').replace(/\{[A-Za-z_]\w*\}/g, ' ').toLowerCase();
+  return new Set(text.split(/[^a-z0-9]+/).filter((w) => w.length >= 2 && !NOT_THE_ACTION.has(w)));
 }
 
 const WORDING: readonly [SideEffectKind, RegExp][] = [

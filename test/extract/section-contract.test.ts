@@ -70,4 +70,44 @@ describe('section contracts', () => {
     const c = draft(members([steps('Gmail'), steps('Slack')], 'Setup'));
     expect(c.templates.map((t) => t.template)).toEqual(['Connect your {account} account']);
   });
+
+  it('states a condition only if two members state it, and an action\'s only if it names the action', () => {
+    const body = (kit: string, extra: string) => `Make sure the server is running.\n\n${extra}\n\n1. Call \`MANAGE\` with toolkit \`${kit}\`\n2. Confirm it shows ACTIVE`;
+    const c = draft(members([body('ably', 'Ensure your token has admin scopes.'), body('asana', ''), body('box', '')], 'Setup'));
+    expect(c.preconditions).toEqual(['Make sure the server is running.']);
+
+    const ms = members([
+      'Output: The egg 1 is heated and placed on the table.\n\nEnsure the fridge is open before you take anything.\n\n```text\ntake egg 1 from fridge 1\n```',
+      'Output: The egg 1 is heated and placed on the table.\n\nEnsure the fridge is open before you take anything.\n\n```text\ntake apple 2 from cabinet 3\n```',
+    ], 'Do it');
+    const cluster: Cluster = {
+      id: 'c-act', units: ms.map((m) => m.unit.id), parents: ms.map((m) => m.parent.path), verb: 'take', objects: [], minLinkCosine: 1, origin: 'author-template',
+      template: { template: 'take {object} from {receptacle}', slots: ['object', 'receptacle'], source: 'code', spellings: ['take {obj} from {recep}'] },
+    };
+    const action = extractContract(cluster, ms);
+    if ('reason' in action) throw new Error(action.reason);
+    // Both members say what the heating gives, which is no result of taking.
+    expect(action.postconditions).toEqual([]);
+    expect(action.preconditions).toEqual(['Ensure the fridge is open before you take anything.']);
+  });
+
+  it('keeps out a step no member takes with the others, and lists the steps in the members\' order', () => {
+    const steps = (app: string, last: string) => `1. Add the server to your ${app} client\n2. Connect your ${app} account\n3. ${last}`;
+    const c = draft(members([
+      steps('Gmail', 'Start using the workflows below'),
+      steps('Slack', 'Start using the workflows below'),
+      steps('Jira', 'Start issuing commands to manage your issues'),
+      steps('Asana', 'Start issuing commands to manage your tasks'),
+    ], 'Setup'));
+    expect(c.templates.map((t) => t.template)).toEqual(['Add the server to your {client} client', 'Connect your {client} account', 'Start using the workflows below']);
+
+    // The second step is shared by all three members, the first by two: ranked by sharing, the
+    // second would come first.
+    const ordered = draft(members([
+      '1. Open the gmail dashboard\n2. Run sync for gmail',
+      '1. Open the slack dashboard\n2. Run sync for slack',
+      '1. Run sync for jira',
+    ], 'Sync'));
+    expect(ordered.templates.map((t) => t.template.replace(/\{\w+\}/g, '{}'))).toEqual(['Open the {} dashboard', 'Run sync for {}']);
+  });
 });
