@@ -22,8 +22,19 @@ import { createHash } from 'node:crypto';
 import { compareCodeUnits } from '../util/stable-json.js';
 
 export const MIN_PASSAGE_PARENTS = 3;
-/** Shorter bodies cost about as much to reference as to state. */
+/**
+ * Shorter bodies cost about as much to reference as to state: a group needs MIN_PASSAGE_PARENTS
+ * parents whose bodies reach this (whitespace collapsed). Whether each reference pays is counted
+ * in tokens later (rewrite/plan.ts); this only keeps trivial sections from being grouped.
+ */
 const MIN_BODY_CHARS = 80;
+/**
+ * A shorter body may still join a group of longer twins: the same text with a shorter name in it
+ * (`toolkits: ["exa"]` beside `toolkits: ["coupa"]`). A cut-off on each member alone left 30 of
+ * 732 toolkit skills of the corpora with some of their shared sections unreferenced, for the
+ * length of their names.
+ */
+const MIN_TWIN_CHARS = 40;
 const WORD = /[A-Za-z0-9]+/g;
 /** Words too common in skill names to mark a skill's identity. */
 const COMMON_NAME_WORDS: ReadonlySet<string> = new Set(['the', 'and', 'for', 'with', 'skill', 'skills', 'tool', 'tools', 'helper', 'helpers', 'automation', 'api', 'cli', 'app', 'pro', 'expert', 'guide', 'dev', 'test', 'data', 'file', 'files']);
@@ -37,26 +48,43 @@ export interface Body {
   /** Alternating separators and words: texts[0] sep, texts[1] word, …, always an odd count. */
   readonly pieces: readonly string[];
   readonly masked: readonly boolean[];
+  /** Under MIN_BODY_CHARS (BodyKey.short). */
+  readonly short: boolean;
 }
 
 export interface Identity {
-  /** Words of the skill's own name that mark it (three letters or more, not common). */
+  /**
+   * Words of the skill's own name that mark it (three letters or more, not common), and its words
+   * run together (`kofi`): a run of name words in the text (`Ko Fi`, `ko_fi`) is the name if one of
+   * its words, or all of them joined, is one of these.
+   */
   readonly strong: ReadonlySet<string>;
   /** Every word of its name: these may join a strong one into one name (`capsule_crm`, `Zyte API`). */
   readonly all: ReadonlySet<string>;
 }
 
-/** The words of a skill's own name (folder and frontmatter `name`) that may vary between twins. */
+/** The words of a skill's own name (folder and frontmatter `name`), alone and run together, that may vary between twins. */
 export function identityOf(p: Parent): Identity {
   const strong = new Set<string>();
   const all = new Set<string>();
   const folder = p.path.slice(p.path.lastIndexOf('/') + 1);
   const name = typeof p.frontmatter.data?.['name'] === 'string' ? (p.frontmatter.data['name'] as string) : '';
   for (const source of [folder, name]) {
-    for (const m of source.matchAll(WORD)) {
-      const w = m[0].toLowerCase();
+    const words = [...source.matchAll(WORD)].map((m) => m[0].toLowerCase());
+    for (const w of words) {
       all.add(w);
       if (w.length >= 3 && !COMMON_NAME_WORDS.has(w)) strong.add(w);
+    }
+    // The name's words run together, as a title writes it: `ActiveCampaign` for active-campaign,
+    // `GoToWebinar` for go-to-webinar. (Common words take no part: `activecampaignautomation` is
+    // no one's name.)
+    const own = words.filter((w) => !COMMON_NAME_WORDS.has(w));
+    for (let i = 0; i < own.length; i++) {
+      for (let j = i + 2; j <= own.length; j++) {
+        const joined = own.slice(i, j).join('');
+        all.add(joined);
+        if (joined.length >= 3) strong.add(joined);
+      }
     }
   }
   return { strong, all };
@@ -100,7 +128,7 @@ export function collapsedAtLeast(text: string, min: number): boolean {
 }
 
 /** Where a section's body lies (after its heading line and the blank lines under it, without trailing whitespace), or null when it is not a candidate. */
-function bodySpan(u: Unit, text: string): { readonly start: number; readonly end: number; readonly body: string } | null {
+function bodySpan(u: Unit, text: string): { readonly start: number; readonly end: number; readonly body: string; readonly short: boolean } | null {
   if (u.kind !== 'section') return null;
   const h = headingLength(u);
   if (h === null || h === 0) return null;
@@ -110,8 +138,8 @@ function bodySpan(u: Unit, text: string): { readonly start: number; readonly end
   let end = u.end;
   while (end > start && /\s/.test(text[end - 1]!)) end--;
   const body = text.slice(start, end);
-  if (!collapsedAtLeast(body, MIN_BODY_CHARS)) return null;
-  return { start, end, body };
+  if (!collapsedAtLeast(body, MIN_TWIN_CHARS)) return null;
+  return { start, end, body, short: !collapsedAtLeast(body, MIN_BODY_CHARS) };
 }
 
 /**
@@ -121,7 +149,7 @@ function bodySpan(u: Unit, text: string): { readonly start: number; readonly end
 export function bodyOf(p: Parent, u: Unit, text: string, identity: Identity): Body | null {
   const span = bodySpan(u, text);
   if (!span) return null;
-  const { start, end, body } = span;
+  const { start, end, body, short } = span;
   // Separators and words (WORD's matches) in turn, from a separator.
   const raw: string[] = [];
   let at = 0;
@@ -161,7 +189,8 @@ export function bodyOf(p: Parent, u: Unit, text: string, identity: Identity): Bo
     let j = i;
     while (j + 2 < raw.length && NAME_JOINER.test(raw[j + 1]!) && inName(j + 2)) j += 2;
     const run = raw.slice(i, j + 1);
-    const strong = run.some((x, k) => k % 2 === 0 && identity.strong.has(x.toLowerCase()));
+    const words = run.filter((_, k) => k % 2 === 0);
+    const strong = words.some((x) => identity.strong.has(x.toLowerCase())) || (words.length > 1 && identity.strong.has(words.join('').toLowerCase()));
     if (!strong) {
       pieces.push(w);
       masked.push(false);
@@ -172,7 +201,7 @@ export function bodyOf(p: Parent, u: Unit, text: string, identity: Identity): Bo
     // The separators and words folded into the run are skipped; the next separator follows.
     i = j;
   }
-  return { parent: p, unit: u, start, end, text: body, pieces, masked };
+  return { parent: p, unit: u, start, end, text: body, pieces, masked, short };
 }
 
 /**
@@ -184,6 +213,8 @@ export interface BodyKey {
   readonly unit: number;
   readonly exact: string;
   readonly masked: string;
+  /** Under MIN_BODY_CHARS: it joins a group, but does not count towards making one. */
+  readonly short: boolean;
 }
 
 /** A passage before its id is given: what templateOf makes of a group. */
@@ -286,7 +317,7 @@ function maskedKeyHash(body: string, names: NameWords): string {
         run.push([end + 1, next]);
         end = next;
       }
-      masked = run.some(([from, to]) => identity.strong.has(body.slice(from, to).toLowerCase()));
+      masked = run.some(([from, to]) => identity.strong.has(body.slice(from, to).toLowerCase())) || (run.length > 1 && identity.strong.has(run.map(([from, to]) => body.slice(from, to)).join('').toLowerCase()));
       if (!masked) end = j;
     }
     if (masked) {
@@ -313,7 +344,7 @@ export function bodyKeysOf(p: Parent): BodyKey[] {
   const out: BodyKey[] = [];
   p.units.forEach((u, i) => {
     const span = bodySpan(u, text);
-    if (span) out.push({ unit: i, exact: hashed(span.body), masked: maskedKeyHash(span.body, names) });
+    if (span) out.push({ unit: i, exact: hashed(span.body), masked: maskedKeyHash(span.body, names), short: span.short });
   });
   return out;
 }
@@ -359,7 +390,7 @@ function detect(parents: readonly Parent[], copies: ReadonlySet<string>, memo: P
       else byKey.set(k, [b]);
     }
     for (const list of byKey.values()) {
-      if (new Set(list.map((b) => b.parent.path)).size < MIN_PASSAGE_PARENTS) continue;
+      if (new Set(list.filter((b) => !b.key.short).map((b) => b.parent.path)).size < MIN_PASSAGE_PARENTS) continue;
       groups.push(list);
       for (const b of list) taken.add(b);
     }

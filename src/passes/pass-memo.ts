@@ -131,7 +131,7 @@ export function profileMemo(cache: CacheStore | undefined): MemoTable<Profile> |
 }
 
 export function isBodyKeys(v: unknown): v is BodyKey[] {
-  return Array.isArray(v) && v.every((k: unknown) => isObject(k) && Number.isInteger(k['unit']) && (k['unit'] as number) >= 0 && isText(k['exact']) && isText(k['masked']));
+  return Array.isArray(v) && v.every((k: unknown) => isObject(k) && Number.isInteger(k['unit']) && (k['unit'] as number) >= 0 && isText(k['exact']) && isText(k['masked']) && typeof k['short'] === 'boolean');
 }
 
 export function isPassageDraft(v: unknown): v is PassageDraft | null {

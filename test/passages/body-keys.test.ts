@@ -20,7 +20,7 @@ function referenceKeys(p: Parent): BodyKey[] {
   const identity = identityOf(p);
   return p.units.flatMap((u, unit) => {
     const b = bodyOf(p, u, text, identity);
-    return b ? [{ unit, exact: hashed(b.text), masked: hashed(maskedKey(b)) }] : [];
+    return b ? [{ unit, exact: hashed(b.text), masked: hashed(maskedKey(b)), short: b.short }] : [];
   });
 }
 

@@ -64,6 +64,24 @@ describe('detectPassages', () => {
     expect(p!.slots).toEqual(['slug', 'name']);
     expect(p!.members.map((m) => m.bindings)).toEqual(names.map(([slug, name]) => ({ slug, name })));
   });
+
+  it('takes a twin whose short name leaves its body under the length a group needs', () => {
+    // 80 characters or more with `coupa` and the like; 78 with `exa`.
+    const body = (slug: string) => '```\nRUBE_MANAGE_CONNECTIONS\ntoolkits: ["' + slug + '"]\nsession_id: "your_session_id"\n```';
+    expect(collapsedAtLeast(body('exa'), 80)).toBe(false);
+    const parents = ['coupa', 'exa', 'brevo', 'ably'].map((slug) => skill(`${slug}-automation`, `## Check connection\n\n${body(slug)}`));
+    const [p] = detectPassages(parents);
+    expect(p!.members.map((m) => m.bindings['slug'])).toEqual(['coupa', 'exa', 'brevo', 'ably']);
+    // Short bodies alone make no group.
+    expect(detectPassages(['exa', 'ably', 'xyz'].map((slug) => skill(`${slug}-automation`, `## Check connection\n\n${body(slug)}`)))).toEqual([]);
+  });
+
+  it('reads a name whose words are written apart or run together: `Ko Fi` for ko-fi, `ActiveCampaign` for active-campaign', () => {
+    const body = (Title: string) => `Automate ${Title} operations through the ${Title} toolkit; always search the tools first for their current schemas.`;
+    const names = [['ably', 'Ably'], ['ko-fi', 'Ko Fi'], ['active-campaign', 'ActiveCampaign'], ['brevo', 'Brevo']];
+    const [p] = detectPassages(names.map(([folder, Title]) => skill(`${folder}-automation`, `## Overview\n\n${body(Title!)}`)));
+    expect(p!.members.map((m) => m.bindings['name'])).toEqual(['Ably', 'Ko Fi', 'ActiveCampaign', 'Brevo']);
+  });
 });
 
 describe('collapsedAtLeast', () => {

@@ -282,7 +282,7 @@ describe.each(['passages', 'cli-automation'])('forged memo entries on test/fixtu
       bodies.put(parentKey(outsider), bodyKeysOf(outsider).map((k, i) => (i === 0 ? { ...k, exact: claimed.exact, masked: claimed.masked } : k)));
     }
     const last = eligible.at(-1)!;
-    bodies.put(parentKey(last), [{ unit: last.units.length + 5, exact: 'x', masked: 'y' }]);
+    bodies.put(parentKey(last), [{ unit: last.units.length + 5, exact: 'x', masked: 'y', short: false }]);
     bodies.save();
     const groups = MemoTable.load(cache, PASSAGE_GROUP_MEMO, isPassageDraft);
     groups.save();
