@@ -11,7 +11,7 @@ import { eolOf, parentText, type Edit } from './splice.js';
 export const REPLACED_FILE = 'SKILL.replaced.md';
 
 export function markerLine(count: number, replacedFile: string): string {
-  return `<!-- skillc: invoke(…) is notation for a contract, not a command; ${count} original section${count === 1 ? '' : 's'} in ${replacedFile} -->`;
+  return `<!-- skillc: invoke(…) is notation for a contract or passage, not a command; ${count} original section${count === 1 ? '' : 's'} in ${replacedFile} -->`;
 }
 
 /** SKILL.replaced.md, unless the skill already has a file of that name. */

@@ -12,7 +12,7 @@ const original = '# A\n\n## Setup\n\npip install pandas\n';
 
 describe('rewrite post-check', () => {
   it('passes a skeleton made of the original text, the invoke and the marker', () => {
-    expect(postCheck(original, '<!-- skillc: invoke(…) is notation for a contract, not a command; 1 original section in SKILL.replaced.md -->\n# A\n\n## Setup\n\n`invoke(install-dependencies, {package="pandas"})`\n', invoked, 'SKILL.replaced.md')).toBeNull();
+    expect(postCheck(original, '<!-- skillc: invoke(…) is notation for a contract or passage, not a command; 1 original section in SKILL.replaced.md -->\n# A\n\n## Setup\n\n`invoke(install-dependencies, {package="pandas"})`\n', invoked, 'SKILL.replaced.md')).toBeNull();
   });
 
   it('fails when an invoke is missing or its bindings changed', () => {
