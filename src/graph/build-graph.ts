@@ -81,6 +81,7 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
   const vectors = model?.vectors ?? buildTfidfFromCounts(bodyCounts).vectors;
 
   const sharing = new Set((ir.passages ?? []).flatMap((x) => x.members.map((m) => m.parent)));
+  const copyOf = new Map((ir.copies ?? []).map((c) => [c.copy, c.of] as const));
   const nodesWithoutTerms: Omit<ParentNode, 'terms'>[] = parents.map((p, i) => {
     const h = hydration.get(p.path)!;
     return {
@@ -98,6 +99,7 @@ export function buildGraph(ir: BuildIR, hydration: ReadonlyMap<string, ParentHyd
       source: h.source,
       tokens: h.tokens,
       ...(sharing.has(p.path) ? { shared: true as const } : {}),
+      ...(copyOf.has(p.path) ? { copyOf: copyOf.get(p.path)! } : {}),
       ...(p.malicious ? { flagged: p.malicious.map((m) => `${m.technique} at ${m.file}:${m.line}:${m.column}`) } : {}),
     };
   });

@@ -52,6 +52,11 @@ export interface ParentNode {
    */
   readonly shared?: true;
   /**
+   * The skill's SKILL.md is byte for byte that of the skill at this path (IR copies): a query lists
+   * the two as one hit, so a copy does not take a place of the k.
+   */
+  readonly copyOf?: string;
+  /**
    * The skill's most distinctive terms (stemmed, as the lexicon holds them) with their weight, the
    * most distinctive first: pseudo-relevance feedback adds those of a query's best hits to it
    * (RetrievalParameters.feedback).

@@ -56,7 +56,16 @@ export function tokenBound(text: string): number {
 }
 
 export function hitHeader(rank: number, hit: RankedHit, how: string = howReached(hit)): string {
-  return `# ${rank}. ${escapeInline(hit.node.name)}\n\nSource: \`${escapeInline(hit.node.source)}\` · score ${hit.score.toFixed(3)} · ${how}\n\n`;
+  // The file whose text follows (the dist's skills/<path>/SKILL.md of a rewritten skill is its skeleton).
+  return `# ${rank}. ${escapeInline(hit.node.name)}\n\nSource: \`${escapeInline(hit.node.bundle)}\` · score ${hit.score.toFixed(3)} · ${how}${alsoAt(hit)}\n\n`;
+}
+
+/** Copies folded into a hit (RankedHit.alsoAt), at most five named: ` · the same SKILL.md is also at `a`, `b``. */
+export function alsoAt(hit: RankedHit): string {
+  const paths = hit.alsoAt ?? [];
+  if (paths.length === 0) return '';
+  const named = paths.slice(0, 5).map((p) => `\`${escapeInline(p)}\``).join(', ');
+  return ` · the same SKILL.md is also at ${named}${paths.length > 5 ? ` and ${paths.length - 5} more` : ''}`;
 }
 
 /** How ranking reached a hit: a direct match, or the edge diffusion brought it in along. */
@@ -74,7 +83,7 @@ export function flaggedNotice(flagged: readonly string[]): string {
 export function listedLine(rank: number, hit: RankedHit): string {
   if (hit.node.flagged) return `- ${rank}. ${escapeInline(hit.node.name)}: flagged by skillc (malicious install steps), its steps withheld\n`;
   const what = firstSentence(hit.node.description);
-  return `- ${rank}. ${escapeInline(hit.node.name)}: \`${escapeInline(hit.node.bundle)}\` (${hit.node.tokens} tokens, over the budget)${what ? `: ${escapeInline(what)}` : ''}\n`;
+  return `- ${rank}. ${escapeInline(hit.node.name)}: \`${escapeInline(hit.node.bundle)}\` (${hit.node.tokens} tokens, over the budget${alsoAt(hit)})${what ? `: ${escapeInline(what)}` : ''}\n`;
 }
 
 /** Characters of a skill's description a one-line listing shows; its bundle has all of it. */
@@ -201,11 +210,15 @@ export function readDistText(dist: string, rel: string, what: string, owner: str
   return new TextDecoder().decode(readDistFile(dist, rel, { maxBytes: MAX_BUNDLE_BYTES, namedBy: { file: path.join(dist, NODES_FILE), what, owner } }));
 }
 
-/** The longest prefix of whole lines that fits `room` tokens together with the note that says where the rest is. */
-async function truncate(text: string, room: number, file: string): Promise<{ text: string; tokens: number } | null> {
+/**
+ * The longest prefix of whole lines that fits `room` tokens together with the note that says where
+ * the rest is. A cut inside a fenced code block or a `<details>` element closes it first: left open,
+ * the note and every hit after it would read as code, or fold away inside the element.
+ */
+export async function truncate(text: string, room: number, file: string): Promise<{ text: string; tokens: number } | null> {
   const count = await loadTokenCounter();
   const lines = text.split('\n');
-  const render = (n: number) => `${lines.slice(0, n).join('\n')}\n\n[skillc: truncated after ${n} of ${lines.length} lines to fit the budget; the rest is in \`${file}\`]\n`;
+  const render = (n: number) => `${lines.slice(0, n).join('\n')}\n${closersOf(lines, n)}\n[skillc: truncated after ${n} of ${lines.length} lines to fit the budget; the rest is in \`${file}\`]\n`;
   let lo = 0;
   let hi = lines.length;
   if (count(render(0)) > room) return null;
@@ -216,4 +229,33 @@ async function truncate(text: string, room: number, file: string): Promise<{ tex
   }
   const rendered = render(lo);
   return { text: rendered, tokens: count(rendered) };
+}
+
+/** A fence's opening line (CommonMark: up to three spaces, then three or more backticks or tildes). */
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/**
+ * What closes the blocks the first `n` lines leave open: a fence of the opener's character and
+ * length, and one `</details>` per element opened outside code and not closed. '' when none is open.
+ */
+export function closersOf(lines: readonly string[], n: number): string {
+  let fence: string | null = null;
+  let details = 0;
+  for (let i = 0; i < n; i++) {
+    const line = lines[i]!;
+    const m = FENCE.exec(line);
+    if (fence !== null) {
+      // A closing fence: the same character, at least as long, nothing after it but spaces.
+      if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && m[2]!.trim() === '') fence = null;
+      continue;
+    }
+    // A backtick fence's info string holds no backtick; otherwise the line is inline code.
+    if (m && !(m[1]![0] === '`' && m[2]!.includes('`'))) {
+      fence = m[1]!;
+      continue;
+    }
+    details += (line.match(/<details\b/gi) ?? []).length;
+    details = Math.max(0, details - (line.match(/<\/details\s*>/gi) ?? []).length);
+  }
+  return (fence !== null ? `${fence}\n` : '') + '</details>\n'.repeat(details);
 }

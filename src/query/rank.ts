@@ -31,6 +31,8 @@ export interface RankedHit {
   readonly scores: HitScores;
   /** How diffusion reached a hit that is not a seed: the largest inflow. */
   readonly via: { readonly type: EdgeType; readonly reverse: boolean; readonly from: string } | null;
+  /** Library paths of skills whose SKILL.md is byte for byte this hit's, ranked below it and folded into it. */
+  readonly alsoAt?: readonly string[];
 }
 
 export interface Ranking {
@@ -218,11 +220,24 @@ function rankTerms(index: GraphIndex, counts: ReadonlyMap<string, number>, k: nu
     candidates.push(d);
   }
   candidates.sort((a, b) => score[b]! - score[a]! || idOrder(index, a, b));
-  const hits = candidates.slice(0, k).map((d): RankedHit => {
+  // A skill whose SKILL.md is byte for byte a higher hit's (libraries hold one skill under several
+  // folders) is folded into that hit: the agent gets k different skills, and the copy's path.
+  const hits: RankedHit[] = [];
+  const at = new Map<string, number>();
+  for (const d of candidates) {
+    if (hits.length >= k) break;
+    const parent = index.parent(d);
+    const same = at.get(parent.copyOf ?? parent.path);
+    if (same !== undefined) {
+      const h = hits[same]!;
+      hits[same] = { ...h, alsoAt: [...(h.alsoAt ?? []), parent.path] };
+      continue;
+    }
+    at.set(parent.copyOf ?? parent.path, hits.length);
     const node = index.docs[d]!;
     const scores = { lexical: roundTo(lexical[d]!, 6), vector: roundTo(vector[d]!, 6), seed: roundTo(p[node]!, 6), graph: roundTo(s[node]! / maxGraph, 6), field: roundTo(fieldMatched[d]! / attainable, 6) };
-    return { node: index.parent(d), score: score[d]!, scores, via: p[node]! > 0 ? null : strongestInflow(index, s, node) };
-  });
+    hits.push({ node: parent, score: score[d]!, scores, via: p[node]! > 0 ? null : strongestInflow(index, s, node) });
+  }
   return { terms, unknownTerms, coverage, hits };
 }
 

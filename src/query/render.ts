@@ -8,6 +8,8 @@
  * asked for. JSON keeps the whole query (it is data, and `tokens.charged` counts the markdown).
  */
 import { escapeInline } from '../text/terminal.js';
+import { isContentWord, stem, words } from '../text/tokens.js';
+import { MAX_RANKED_QUERY_CHARS } from './rank.js';
 import { countCodePoints, cutAtCodePoints } from '../text/code-points.js';
 import { stableStringify } from '../util/stable-json.js';
 import { firstSentence, LISTED_HEADING, SEPARATOR, type HydratedHit } from './hydrate.js';
@@ -36,18 +38,42 @@ export function quoteQuery(query: string): string {
   return escapeInline(JSON.stringify(shown)) + note;
 }
 
-/** The answer's first line: what was asked, how many hits (or plan steps) and the tokens charged. */
-export function preamble(query: string, hits: number, charged: number, budget: number, kind: 'query' | 'plan' = 'query'): string {
+/**
+ * The answer's first line: what was asked, how many hits (or plan steps) and the tokens charged;
+ * then, when some of the task's words are in no skill, a line that names them (unknownNote).
+ */
+export function preamble(query: string, hits: number, charged: number, budget: number, kind: 'query' | 'plan' = 'query', unknownTerms: readonly string[] = [], coverage = 1): string {
   const unit = kind === 'plan' ? 'step' : 'hit';
   // No two dashes in a row survive, so nothing in the query can close the comment ("--->" included).
-  return `<!-- skillc ${kind} ${quoteQuery(query).replace(/-(?=-)/g, '- ')}: ${hits} ${unit}${hits === 1 ? '' : 's'}, at most ${charged} of ${budget} tokens (o200k_base) -->\n\n`;
+  return `<!-- skillc ${kind} ${quoteQuery(query).replace(/-(?=-)/g, '- ')}: ${hits} ${unit}${hits === 1 ? '' : 's'}, at most ${charged} of ${budget} tokens (o200k_base) -->\n\n${unknownNote(query, unknownTerms, coverage)}`;
+}
+
+/** Words of the task an unknown-words note names at most, and the characters shown of each. */
+const UNKNOWN_WORDS_SHOWN = 8;
+const UNKNOWN_WORD_CHARS = 24;
+
+/**
+ * Which of the task's words no skill holds, as the task wrote them, and how much of the rest the
+ * best hit covers: '' when the library holds every word. Coverage leaves such words out (a file
+ * name or an id in a long instruction is in no skill), so an off-topic task ("knit a cable
+ * sweater") still gets hits; this line lets the agent see what they were not matched on.
+ */
+export function unknownNote(query: string, unknownTerms: readonly string[], coverage: number): string {
+  if (unknownTerms.length === 0) return '';
+  const unknown = new Set(unknownTerms);
+  const named = new Set<string>();
+  for (const w of words(query.slice(0, MAX_RANKED_QUERY_CHARS))) if (isContentWord(w) && unknown.has(stem(w))) named.add(w);
+  const list = [...named];
+  const shown = list.slice(0, UNKNOWN_WORDS_SHOWN).map((w) => escapeInline(w.slice(0, UNKNOWN_WORD_CHARS)));
+  const more = list.length > shown.length ? ` and ${list.length - shown.length} more` : '';
+  return `> No skill in the library holds ${list.length === 1 ? 'the word' : 'these words'} of the task: ${shown.join(', ')}${more}. The best hit covers ${Math.round(coverage * 100)}% of the weight of the other words.\n\n`;
 }
 
 export function renderQueryMarkdown(r: QueryResult): string {
   if (r.status === 'NO_SKILL_HIT') return `NO_SKILL_HIT: no skill matches ${quoteQuery(r.query)} (${r.reason}).\n`;
   const full = r.hits.filter((h) => h.hydration !== 'listed');
   const listed = r.hits.filter((h) => h.hydration === 'listed');
-  let out = preamble(r.query, r.hits.length, r.tokens.charged, r.tokens.budget) + full.map((h) => h.text.replace(/\s*$/, '\n')).join(SEPARATOR);
+  let out = preamble(r.query, r.hits.length, r.tokens.charged, r.tokens.budget, 'query', r.unknownTerms, r.coverage) + full.map((h) => h.text.replace(/\s*$/, '\n')).join(SEPARATOR);
   if (listed.length > 0) out += `${full.length > 0 ? SEPARATOR : ''}${LISTED_HEADING}${listed.map((h) => h.text).join('')}`;
   return out;
 }
@@ -72,7 +98,7 @@ export function planOutline(steps: readonly OutlineStep[]): string {
     // A prerequisite says what it is for; a match that feeds a later step says so through that step's "after".
     const feeds = s.role === 'prerequisite' ? s.feeds.map((f) => `feeds step ${f.step} (${f.type}: ${escapeInline(f.detail)})`) : [];
     const why = [...after, ...feeds].join('; ');
-    return `${i + 1}. **${escapeInline(n.name)}** (\`${escapeInline(n.source)}\`)${what ? `: ${escapeInline(what)}` : ''}${why ? ` [${why}]` : ''}\n`;
+    return `${i + 1}. **${escapeInline(n.name)}** (\`${escapeInline(n.bundle)}\`)${what ? `: ${escapeInline(what)}` : ''}${why ? ` [${why}]` : ''}\n`;
   });
   const invoked = [...new Set(steps.flatMap((s) => s.node.invokes))];
   const named = invoked.map((id) => {
@@ -93,7 +119,7 @@ function stepsOf(steps: readonly OutlineStep[], id: string): number[] {
 /** Outline, the contracts once, then each step's bundle in order, as `query` shows hits. */
 export function renderPlanMarkdown(r: PlanResult): string {
   if (r.status === 'NO_SKILL_HIT') return `NO_SKILL_HIT: no skill matches ${quoteQuery(r.query)} (${r.reason}).\n`;
-  let out = preamble(r.query, r.steps.length, r.tokens.charged, r.tokens.budget, 'plan') + planOutline(r.steps);
+  let out = preamble(r.query, r.steps.length, r.tokens.charged, r.tokens.budget, 'plan', r.unknownTerms, r.coverage) + planOutline(r.steps);
   // A contract over the budget is named in the outline (with its file) and not stated.
   out += r.contracts.filter((c) => c.hydration === 'full').map((c) => SEPARATOR + c.text).join('');
   const full = r.steps.filter((h) => h.hydration !== 'listed');
@@ -129,6 +155,7 @@ function hitFields(h: HydratedHit) {
     score: h.score,
     scores: h.scores,
     via: h.via,
+    ...(h.alsoAt ? { alsoAt: h.alsoAt } : {}),
     hydration: h.hydration,
     cost: h.cost,
     text: h.text,

@@ -98,7 +98,7 @@ export function openRetriever(dist: string): Retriever {
       }
       // The preamble is charged at its longest: every figure at the widest it can be (hits ≤ k, and
       // at least 2 so that "hits" is plural), the query quoted at its bounded length (render.ts).
-      const reserve = tokenBound(preamble(query, Math.max(k, 2), budget, budget));
+      const reserve = tokenBound(preamble(query, Math.max(k, 2), budget, budget, 'query', ranking.unknownTerms, ranking.coverage));
       const hits = await hydrate(index.dist, ranking.hits, budget - reserve, shared(ranking.hits));
       const charged = reserve + hits.reduce((a, h) => a + h.cost, 0);
       return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.tokenizer }, hits };
@@ -114,7 +114,7 @@ export function openRetriever(dist: string): Retriever {
       // Charged first, whatever the bundles: the preamble at its longest, the outline (every step's
       // place and reason), then each contract the steps invoke, once, while it fits; the bundles
       // share what is left, in step order, as `query` hydrates its hits.
-      let charged = tokenBound(preamble(query, Math.max(k, 2), budget, budget, 'plan')) + count(planOutline(ranking.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after, feeds: s.feeds }))));
+      let charged = tokenBound(preamble(query, Math.max(k, 2), budget, budget, 'plan', ranking.unknownTerms, ranking.coverage)) + count(planOutline(ranking.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after, feeds: s.feeds }))));
       const contracts: PlannedContract[] = [];
       for (const id of [...new Set(ranking.steps.flatMap((s) => s.hit.node.invokes))]) {
         const file = contractFile(index, id);

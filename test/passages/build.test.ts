@@ -79,18 +79,16 @@ describe('answers share passages', () => {
     expect(plain.tokens.charged).toBeGreaterThan(r.tokens.charged);
   });
 
-  it('shows a byte copy of a skill already in the answer as a one-line pointer to it', async () => {
+  it('shows a byte copy of a skill once: folded into its hit, which names the copy', async () => {
     const { openRetriever } = await import('../../src/query/retriever.js');
     const r = await openRetriever(dist).query('ably realtime messaging automation', { k: 4 });
     const paths = r.hits.map((h) => h.node.path);
-    const [first, copy] = [paths.indexOf('ably-automation'), paths.indexOf('ably-automation-copy')].sort((x, y) => x - y);
-    expect(first).toBeGreaterThanOrEqual(0);
-    expect(copy).toBeGreaterThan(first!);
+    expect(paths.filter((p) => p === 'ably-automation' || p === 'ably-automation-copy')).toHaveLength(1);
+    const hit = r.hits.find((h) => h.node.path.startsWith('ably-automation'))!;
+    expect(hit.alsoAt).toHaveLength(1);
     const original = fs.readFileSync(path.join(LIBRARY, 'ably-automation', 'SKILL.md'), 'utf8');
-    expect(r.hits[first!]!.text).toContain(original);
-    expect(r.hits[copy!]!.text).toMatch(new RegExp(`\\[skillc: the same text as hit ${first! + 1} above\\]\\n$`));
-    // The header and the pointer only, far below the skill itself.
-    expect(r.hits[copy!]!.cost).toBeLessThan(r.hits[first!]!.cost / 4);
+    expect(r.hits.map((h) => h.text).join('\n').split(original)).toHaveLength(2);
+    expect(hit.text).toContain(`the same SKILL.md is also at \`${hit.alsoAt![0]}\``);
   });
 
   it('reads passages.json only when a hit has a shared section', async () => {

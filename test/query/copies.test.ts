@@ -1,0 +1,48 @@
+/**
+ * A skill whose SKILL.md is byte for byte another's (libraries carry one skill under several
+ * folders) is one hit: it does not take a second place of the k, and the hit names the copy's path.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { skillc } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/tmp.js';
+import { openRetriever } from '../../src/query/retriever.js';
+import { renderQueryJson, renderQueryMarkdown } from '../../src/query/render.js';
+import { validateAgainst } from '../../src/schema/validate.js';
+import type { GraphDocument, ParentNode } from '../../src/graph/types.js';
+
+let dist: string;
+
+beforeAll(() => {
+  dist = path.join(scratchDir('query-copies'), 'dist');
+  const r = skillc(['build', 'test/fixtures/passages', '-o', dist, '-q']);
+  expect(r.code, r.stderr).toBe(0);
+}, 60_000);
+
+describe('copies in a query', () => {
+  it('marks the copy in the graph with the skill it copies', () => {
+    const doc = JSON.parse(fs.readFileSync(path.join(dist, 'graph.json'), 'utf8')) as GraphDocument;
+    const copies = doc.nodes.filter((n): n is ParentNode => n.kind === 'parent' && n.copyOf !== undefined);
+    expect(copies.map((n) => [n.path, n.copyOf])).toEqual([['ably-automation-copy', 'ably-automation']]);
+  });
+
+  it('folds the copy into the hit above it, and names it in the header and the JSON', async () => {
+    const retriever = openRetriever(dist);
+    try {
+      const r = await retriever.query('automate ably operations via rube mcp', { k: 3 });
+      const paths = r.hits.map((h) => h.node.path);
+      expect(paths.filter((p) => p.startsWith('ably-automation'))).toHaveLength(1);
+      // Three different skills fill the three places.
+      expect(new Set(paths).size).toBe(3);
+      const ably = r.hits.find((h) => h.node.path.startsWith('ably-automation'))!;
+      expect(ably.alsoAt).toEqual([ably.node.path === 'ably-automation' ? 'ably-automation-copy' : 'ably-automation']);
+      expect(renderQueryMarkdown(r)).toContain(`the same SKILL.md is also at \`${ably.alsoAt![0]}\``);
+      const json = JSON.parse(renderQueryJson(r)) as { hits: { alsoAt?: string[] }[] };
+      expect(validateAgainst('query-result', json).errors).toEqual([]);
+      expect(json.hits.filter((h) => h.alsoAt).map((h) => h.alsoAt)).toEqual([ably.alsoAt]);
+    } finally {
+      retriever.close();
+    }
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * Coverage leaves out the task's words that no skill holds, so an off-topic task still gets hits;
+ * the answer names those words, as the task wrote them, so the agent can see what the hits were
+ * not matched on (query/render.ts unknownNote).
+ */
+import { describe, expect, it } from 'vitest';
+import { preamble, unknownNote } from '../../src/query/render.js';
+import { queryTerms } from '../../src/query/rank.js';
+
+describe('unknownNote', () => {
+  it('is empty when the library holds every word', () => {
+    expect(unknownNote('convert a docx to pdf', [], 1)).toBe('');
+  });
+
+  it('names the words as written, each once, with the coverage of the rest', () => {
+    const query = 'Write a knitting pattern for a cable-knit baby sweater; knitting takes time';
+    const unknown = queryTerms('knitting cable knit sweater');
+    const note = unknownNote(query, unknown, 0.614);
+    expect(note).toBe('> No skill in the library holds these words of the task: knitting, cable, knit, sweater. The best hit covers 61% of the weight of the other words.\n\n');
+  });
+
+  it('shows at most eight words, cut, and says how many more', () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `zq${String.fromCharCode(97 + i)}${'x'.repeat(30)}`);
+    const note = unknownNote(`parse ${ids.join(' ')}`, queryTerms(ids.join(' ')), 1);
+    expect(note).toContain(' and 4 more.');
+    expect(note.match(/zq/g)).toHaveLength(8);
+    expect(note).not.toContain('x'.repeat(23));
+  });
+
+  it('is part of the preamble, which the budget is charged for', () => {
+    const p = preamble('knit a sweater', 8, 100, 8000, 'query', queryTerms('knit sweater'), 0.5);
+    expect(p).toMatch(/^<!-- skillc query "knit a sweater": 8 hits, at most 100 of 8000 tokens \(o200k_base\) -->\n\n> No skill in the library holds these words of the task: knit, sweater\. /);
+  });
+});
