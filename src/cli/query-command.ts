@@ -77,6 +77,11 @@ class QueryUsageError extends Error {}
 export async function runQuery(task: string, opts: QueryCommandOptions): Promise<number> {
   let text: string;
   let status: 'ok' | 'NO_SKILL_HIT';
+  // An empty task is a mistake in the call (an unset variable in a script), not a task no skill matches.
+  if (task.trim() === '') {
+    process.stderr.write('skillc query: the task is empty; say in plain words what the agent has to do\n');
+    return 2;
+  }
   try {
     const retriever = openRetriever(opts.dist);
     const dense = opts.embeddings && !opts.plan ? await denseScores(task, retriever.index, opts.embeddings) : undefined;

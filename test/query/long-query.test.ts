@@ -115,3 +115,15 @@ describe('ranking a hostile query', () => {
     expect(r.terms.length).toBeLessThan(15_000);
   });
 });
+
+describe('an empty task', () => {
+  it('is a usage error (exit 2), not a task no skill matches; a task of stop words is NO_SKILL_HIT (exit 1)', () => {
+    for (const task of ['', '   \n\t']) {
+      const r = skillc(['query', task, '--dist', dist]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe('skillc query: the task is empty; say in plain words what the agent has to do\n');
+    }
+    expect(skillc(['query', 'the and of', '--dist', dist]).code).toBe(1);
+  });
+});
