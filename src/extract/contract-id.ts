@@ -14,6 +14,15 @@ const INTERPRETERS = /^(python3?|node|bash|sh|zsh|ruby|deno|bun|tsx|ts-node|pwsh
 const SCRIPT_PATH = /^(\.{0,2}\/)?[\w.-]+(\/[\w.-]+)*\.(py|js|mjs|cjs|ts|sh|bash|rb|pl|php|ps1|r|R)$/;
 const SKIPPED = new Set(['a', 'an', 'the', 'your', 'my', 'our', 'their', 'its', 'this', 'that', 'these', 'those', 'and', 'or']);
 const MAX_ID_WORDS = 5;
+/** Words that link two others: an id cut after one (`add-composio-mcp-server-to`) ends mid-phrase. */
+const LINKS = new Set(['to', 'with', 'in', 'into', 'on', 'onto', 'at', 'by', 'for', 'from', 'of', 'via', 'as']);
+
+/** The words without the linking words they end in (all of them, if only those are left). */
+function withoutTrailingLink(ws: readonly string[]): string[] {
+  let end = ws.length;
+  while (end > 1 && LINKS.has(ws[end - 1]!)) end--;
+  return ws.slice(0, end);
+}
 
 /** The id words of one template, in order. */
 export function templateWords(t: Pick<ActionTemplate, 'template' | 'slots'>): string[] {
@@ -65,8 +74,8 @@ export function contractIds(items: readonly { readonly templates: readonly Pick<
     const pool = [...first, ...rest, ...trigger];
     const base = first.length > 0 ? first : trigger;
     const candidates: string[] = [];
-    for (let n = Math.min(MAX_ID_WORDS, Math.max(1, base.length)); n <= MAX_ID_WORDS + 3; n++) candidates.push(dedupeRuns(base.slice(0, n)).join('-'));
-    for (let n = Math.min(base.length, MAX_ID_WORDS) + 1; n <= pool.length; n++) candidates.push(dedupeRuns([...base.slice(0, MAX_ID_WORDS), ...pool.slice(Math.min(base.length, MAX_ID_WORDS), n)]).join('-'));
+    for (let n = Math.min(MAX_ID_WORDS, Math.max(1, base.length)); n <= MAX_ID_WORDS + 3; n++) candidates.push(withoutTrailingLink(dedupeRuns(base.slice(0, n))).join('-'));
+    for (let n = Math.min(base.length, MAX_ID_WORDS) + 1; n <= pool.length; n++) candidates.push(withoutTrailingLink(dedupeRuns([...base.slice(0, MAX_ID_WORDS), ...pool.slice(Math.min(base.length, MAX_ID_WORDS), n)])).join('-'));
     let id = candidates.find((c) => c !== '' && !used.has(c));
     // Every word taken and still not unique (two contracts with the same words throughout): the
     // words of the other's trigger would not help; spell the difference by letters, not numbers.

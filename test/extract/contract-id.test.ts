@@ -32,6 +32,11 @@ describe('contractIds', () => {
     expect(ids.some((id) => /-\d+$/.test(id))).toBe(false);
   });
 
+  it('does not end an id on a linking word where its words are cut', () => {
+    expect(contractIds([item('Setup', 'Add the Composio MCP server to your {text}: https://rube.app/mcp')])).toEqual(['add-composio-mcp-server']);
+    expect(contractIds([item('Move', 'move {object} to {receptacle}')])).toEqual(['move-object-to-receptacle']);
+  });
+
   it('is deterministic', () => {
     const items = [item('a', 'go to {receptacle}'), item('b', 'go to {receptacle}')];
     expect(contractIds(items)).toEqual(contractIds(items));
