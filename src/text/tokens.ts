@@ -125,8 +125,11 @@ export function tokenSet(text: string): Set<string> {
   return new Set(contentTokens(text));
 }
 
-/** kebab-case identifier from free text, at most `max` words. */
+/** Stop words an id keeps: without them "Do not use this skill when" would be named `use-skill`. */
+const NEGATIONS: ReadonlySet<string> = new Set(['no', 'nor', 'not', 'without', 'against']);
+
+/** kebab-case identifier from free text, at most `max` words, stop words left out but negations kept. */
 export function kebab(text: string, max = 5): string {
-  const ws = words(text).filter((w) => !STOP_WORDS.has(w));
+  const ws = words(text).filter((w) => !STOP_WORDS.has(w) || NEGATIONS.has(w));
   return ws.slice(0, max).join('-') || 'contract';
 }

@@ -3,7 +3,7 @@
  * far longer than any word is not handed to the (quadratic) stemmer.
  */
 import { describe, expect, it } from 'vitest';
-import { contentTokens, eachWord, isContentWord, MAX_STEMMED_WORD, stem, WORD, words } from '../../src/text/tokens.js';
+import { contentTokens, eachWord, isContentWord, kebab, MAX_STEMMED_WORD, stem, WORD, words } from '../../src/text/tokens.js';
 
 /** The words as the expression finds them: what the scanner must give. */
 const byExpression = (text: string) => [...text.matchAll(WORD)].map((m) => m[0].toLowerCase());
@@ -68,5 +68,14 @@ describe('stem', () => {
     const run = `${'a'.repeat(100_000)}ing`;
     expect(contentTokens(`processing ${run} files`)).toEqual(['process', run, 'file']);
     expect(stem('s'.repeat(MAX_STEMMED_WORD + 1))).toBe('s'.repeat(MAX_STEMMED_WORD + 1));
+  });
+});
+
+describe('kebab', () => {
+  it('leaves stop words out of an id but keeps its negations', () => {
+    expect(kebab('Use this skill when')).toBe('use-skill');
+    expect(kebab('Do not use this skill when')).toBe('not-use-skill');
+    expect(kebab('Deploy without a lock file')).toBe('deploy-without-lock-file');
+    expect(kebab('the of and')).toBe('contract');
   });
 });
