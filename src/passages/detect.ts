@@ -78,9 +78,11 @@ export function identityOf(p: Parent): Identity {
     // The name's words run together, as a title writes it: `ActiveCampaign` for active-campaign,
     // `GoToWebinar` for go-to-webinar. (Common words take no part: `activecampaignautomation` is
     // no one's name.)
-    const own = words.filter((w) => !COMMON_NAME_WORDS.has(w));
+    // Runs of at most four of the first twelve words: a name is short, and a hostile frontmatter
+    // `name` of thousands of words must not cost their square.
+    const own = words.filter((w) => !COMMON_NAME_WORDS.has(w)).slice(0, 12);
     for (let i = 0; i < own.length; i++) {
-      for (let j = i + 2; j <= own.length; j++) {
+      for (let j = i + 2; j <= Math.min(own.length, i + 4); j++) {
         const joined = own.slice(i, j).join('');
         all.add(joined);
         if (joined.length >= 3) strong.add(joined);

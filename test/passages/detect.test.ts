@@ -3,7 +3,7 @@
  * numbers changed, becomes one passage whose template gives every member's body back exactly.
  */
 import { describe, expect, it } from 'vitest';
-import { collapsedAtLeast, detectPassages, render } from '../../src/passages/detect.js';
+import { collapsedAtLeast, detectPassages, identityOf, render } from '../../src/passages/detect.js';
 import { parentOf } from '../helpers/skill.js';
 
 const PITFALLS = '- Never hardcode a tool slug: search for it first.\n- Check that the connection is ACTIVE before any call.\n- Keep paging while a response holds a token.';
@@ -95,5 +95,17 @@ describe('collapsedAtLeast', () => {
       const length = text.replace(/\s+/g, ' ').trim().length;
       for (const min of [0, 1, 2, 3, 5, 8]) expect(collapsedAtLeast(text, min), `${JSON.stringify(text)} ${min}`).toBe(length >= min);
     }
+  });
+});
+
+describe('identityOf', () => {
+  it('stays small for a frontmatter name of thousands of words', () => {
+    const name = Array.from({ length: 5000 }, (_, i) => `w${i}x`).join(' ');
+    const p = parentOf('long-name', `---\nname: ${name}\ndescription: d\n---\n# A\n`);
+    const id = identityOf(p);
+    // Every word, and runs of two to four of the first twelve words.
+    expect(id.all.size).toBeLessThan(5000 + 4 + 40);
+    expect(id.strong.has('w0xw1x')).toBe(true);
+    expect(id.strong.has('w0xw1xw2xw3xw4x')).toBe(false);
   });
 });
