@@ -13,7 +13,7 @@ import { decodeUtf8 } from '../text/decode.js';
 import { sha256 } from '../util/hash.js';
 import { LineIndex } from '../text/line-index.js';
 import { splitFrontmatter, type SplitFrontmatter } from '../text/frontmatter.js';
-import { unitsOfBody } from '../text/markdown.js';
+import { unclosedFenceEffect, unitsOfBody } from '../text/markdown.js';
 import type { Pass } from './pass.js';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -190,7 +190,7 @@ export function parseSkillDetailed(skill: SourceSkill, diags: Diagnostic[], opti
     diags.push(makeDiagnostic(NAME, 'parse-bounded', { file, ...at(bounded.offset), message: `markdown read by the line-level scan, not the full parser: ${bounded.detail}; the skill is copied through unchanged and takes no part in contract mining` }));
   }
   for (const f of unclosedFences) {
-    diags.push(makeDiagnostic(NAME, 'unclosed-code-fence', { file, ...at(f.offset, f.offset + f.fence.length), message: `code fence ${f.fence} opened here is never closed; the rest of the file is read as code` }));
+    diags.push(makeDiagnostic(NAME, 'unclosed-code-fence', { file, ...at(f.offset, f.offset + f.fence.length), message: `code fence ${f.fence} opened here is never closed; ${unclosedFenceEffect(f, units, text, lines)}` }));
   }
 
   // Malware install steps (issue 20): the build goes on; the skill is marked in its IR (for the

@@ -92,6 +92,18 @@ export interface UnclosedFence {
   readonly fence: string;
 }
 
+/**
+ * What an unclosed fence does to the text after it, for its diagnostic: a fence at the top level
+ * runs to the end of the file; one inside a list item or a quote ends where that container ends
+ * (CommonMark), so the headings after it are still read.
+ */
+export function unclosedFenceEffect(f: UnclosedFence, units: readonly Unit[], text: string, lines: LineIndex): string {
+  const block = units.flatMap((u) => u.codeBlocks).find((c) => c.start === f.offset);
+  const last = text.trimEnd().length;
+  if (block && block.end < last) return `the block ends where its list item or quote ends, at line ${lines.position(Math.max(block.start, block.end - 1)).line}, not at a closing fence`;
+  return 'the rest of the file is read as code';
+}
+
 export interface SplitUnits {
   readonly units: Unit[];
   readonly unclosedFences: UnclosedFence[];
