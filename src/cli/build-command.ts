@@ -379,7 +379,7 @@ function summaryLines(report: BuildReport, diagnostics: readonly Diagnostic[], c
   if (rf) {
     const why = Object.entries(rf.dropped).filter(([, n]) => n > 0).map(([stage, n]) => `${stage} ${n}`).join(', ');
     const tl = rf.tokens.library;
-    out.push(`refactor: ${rf.callSites} call-sites in ${rf.rewrittenParents} parents (${rf.candidates - rf.callSites} candidates dropped${why ? `: ${why}` : ''}); the rewritten skills take ${tl.skeletons + tl.contracts} tokens with their contracts, against ${tl.original} as written\n`);
+    out.push(`refactor: ${rf.callSites} call-sites and ${rf.passages.sections} passage references in ${rf.rewrittenParents} parents (${rf.candidates - rf.callSites} candidates dropped${why ? `: ${why}` : ''}); the rewritten skills take ${tl.skeletons + tl.contracts} tokens with their contracts and passages, against ${tl.original} as written\n`);
   }
   if (report.llm) {
     const m = report.llm;

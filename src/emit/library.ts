@@ -50,6 +50,11 @@ export interface RefactorStats {
   readonly dropped: Readonly<Record<CallSiteStage, number>>;
   readonly roundTrip: { readonly checked: number; readonly passed: number; readonly rate: number };
   readonly rewrittenParents: number;
+  /**
+   * Shared passages (passages pass): how many were found, how many the skeletons reference and in
+   * how many sections; and the byte-identical copies, mined once.
+   */
+  readonly passages: { readonly found: number; readonly referenced: number; readonly sections: number; readonly copies: number };
   readonly cleanups: number;
   readonly tokens: {
     readonly tokenizer: string;
@@ -285,6 +290,7 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
     dropped: droppedBy,
     roundTrip: { checked, passed, rate: checked === 0 ? 1 : roundTo(passed / checked, 4) },
     rewrittenParents: perParent.length,
+    passages: { found: (ir.passages ?? []).length, referenced: referencedPassages(ir).length, sections: (ir.passageUse ?? []).filter((u) => u.referenced).length, copies: (ir.copies ?? []).length },
     cleanups: (ir.rewrites ?? []).reduce((a, r) => a + r.cleanups.length, 0),
     tokens: {
       tokenizer: TOKENIZER,

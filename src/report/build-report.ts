@@ -283,7 +283,8 @@ export function renderReportMarkdown(r: BuildReport): string {
     L.push('## Refactored library', '');
     L.push('| stage | input | output |', '|---|---:|---|');
     L.push(`| bind | ${rf.candidates} candidate call-sites of ${rf.promoted} promoted contracts | ${rf.callSites} call-sites (${rf.byDetection.member} members, ${rf.byDetection.match} matched elsewhere); dropped: ${CALL_SITE_STAGES.map((s) => `${s} ${rf.dropped[s]}`).join(', ')} |`);
-    L.push(`| rewrite | ${rf.callSites} call-sites | ${rf.rewrittenParents} parents rewritten, ${rf.promotedInvoked} contracts invoked, ${rf.cleanups} lines fixed by Rewrite Cleanup |`, '');
+    L.push(`| passages | ${rf.passages.found} shared passages (sections in three or more skills; ${rf.passages.copies} byte-identical copies of skills mined once) | ${rf.passages.referenced} referenced, in ${rf.passages.sections} sections |`);
+    L.push(`| rewrite | ${rf.callSites} call-sites and ${rf.passages.sections} passage references | ${rf.rewrittenParents} parents rewritten, ${rf.promotedInvoked} contracts and ${rf.passages.referenced} passages invoked, ${rf.cleanups} lines fixed by Rewrite Cleanup |`, '');
     L.push(`Round trip (templates instantiated with a call-site's bindings give back its action lines): ${rf.roundTrip.passed} of ${rf.roundTrip.checked} (${(rf.roundTrip.rate * 100).toFixed(1)}%); failures are dropped.`, '');
     const t = rf.tokens;
     const q = (x: { q1: number; median: number; q3: number }) => `${x.median} (${x.q1}–${x.q3})`;
