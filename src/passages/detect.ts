@@ -476,5 +476,25 @@ export function render(text: string, slots: readonly string[], bindings: Readonl
 function sharedHeading(headings: readonly string[]): string {
   if (headings.every((h) => h === headings[0])) return headings[0]!;
   const sets = headings.map((h) => new Set([...h.matchAll(WORD)].map((m) => m[0].toLowerCase())));
-  return [...headings[0]!.matchAll(WORD)].map((m) => m[0]).filter((w) => sets.every((s) => s.has(w.toLowerCase()))).join(' ');
+  // The first member's heading with the words that are not every member's as "…" (one for a run):
+  // "… Automation via Rube MCP" for "Ably Automation via Rube MCP" and its twins, a heading each
+  // member has with its own name in it. The id is made of the words they share.
+  const first = headings[0]!;
+  const words = [...first.matchAll(WORD)];
+  const shared = (i: number) => sets.every((set) => set.has(words[i]![0].toLowerCase()));
+  let out = '';
+  let at = 0;
+  for (let i = 0; i < words.length; i++) {
+    const m = words[i]!;
+    out += first.slice(at, m.index);
+    let last = i;
+    if (shared(i)) out += m[0];
+    else {
+      while (last + 1 < words.length && !shared(last + 1)) last++;
+      out += '…';
+    }
+    at = words[last]!.index + words[last]![0].length;
+    i = last;
+  }
+  return out + first.slice(at);
 }

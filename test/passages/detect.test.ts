@@ -98,6 +98,16 @@ describe('collapsedAtLeast', () => {
   });
 });
 
+describe('a passage\'s heading', () => {
+  it('is the members\' heading with the words they do not share as "…", and its id their shared words', () => {
+    const body = (Title: string) => `Run the ${Title} tools found in step 1 through the workbench, one call per batch, and check each result before the next.`;
+    const names = [['ably', 'Ably'], ['capsule-crm', 'Capsule CRM'], ['brevo', 'Brevo']];
+    const [p] = detectPassages(names.map(([folder, Title]) => skill(`${folder}-automation`, `## 2. Execute ${Title} Operations\n\n${body(Title!)}`)));
+    expect(p!.heading).toBe('2. Execute … Operations');
+    expect(p!.id).toBe('2-execute-operations');
+  });
+});
+
 describe('identityOf', () => {
   it('stays small for a frontmatter name of thousands of words', () => {
     const name = Array.from({ length: 5000 }, (_, i) => `w${i}x`).join(' ');
