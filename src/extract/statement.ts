@@ -56,7 +56,8 @@ export function statementOf(line: Pick<ActionLine, 'source' | 'shell' | 'text' |
     if (call) return { kind: 'call', head: call[2]!.replace(/\s+/g, '').toLowerCase() };
     // A line of a fenced block in no shell language that still reads as a command (`text`
     // blocks of environment actions, unlabelled blocks of commands).
-    if (/^(\.{0,2}\/|~\/)?[A-Za-z.][\w.\/-]*(\s|$)/.test(text) && !/[;{}]$/.test(text)) return { kind: 'command', head: first };
+    // (A line that ends in an author's placeholder, `--project {{project}}`, ends in no block brace.)
+    if (/^(\.{0,2}\/|~\/)?[A-Za-z.][\w.\/-]*(\s|$)/.test(text) && !/[;{}]$/.test(text.replace(/\{\{?[\w.-]+\}\}?$/, 'x'))) return { kind: 'command', head: first };
     return { kind: 'markup', head: first };
   }
   if (line.source === 'code' || line.source === 'inline') {
@@ -184,6 +185,35 @@ export function oneProgramCommand(contract: Pick<Contract, 'id' | 'scope' | 'tem
   if (2 * longer < instances.length) return null;
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
   return `it is one command of \`${program}\` whose invoke is no shorter than the line it stands for in ${longer} of its ${instances.length} source units (median ${median(instances.map((i) => i.invoke))} characters against ${median(instances.map((i) => i.line))}): the command line is already the program's interface and the contract would never pay`;
+}
+
+/**
+ * Why a command template's slot stands for a subcommand, or null: the slot follows the program's
+ * own words (no flag before it) and every value is a different operation, a verb-led kebab word
+ * (`az boards iteration team {name} --team …` over `set-default-iteration` and
+ * `set-backlog-iteration`). The members then run different operations of one program, and a
+ * contract would hide that behind a parameter.
+ */
+export function subcommandSlot(contract: Pick<Contract, 'templates'>): string | null {
+  const lexicon = loadVerbLexicon();
+  for (const t of contract.templates) {
+    if (t.source !== 'code') continue;
+    let before = '';
+    for (const p of templatePieces(t)) {
+      if (p.kind === 'const') {
+        before += p.text;
+        continue;
+      }
+      // Only a program and its words before the slot: a flag or a slot before it makes it an argument.
+      if (!/^[A-Za-z][\w.-]*( [a-z][\w-]*)* $/.test(before)) break;
+      const values = [...new Set(t.instances.map((i) => i.bindings[p.name] ?? ''))];
+      if (values.length >= 2 && values.every((v) => /^[a-z]+(-[a-z0-9]+)+$/.test(v) && lexicon.classOf(v.split('-')[0]!) !== undefined)) {
+        return `its slot {${p.name}} takes the place of a subcommand of \`${before.trim()}\` (${values.slice(0, 3).map((v) => `\`${v}\``).join(', ')}): the members run different operations, which one contract would hide behind a parameter`;
+      }
+      break;
+    }
+  }
+  return null;
 }
 
 function programSigns(t: Pick<ActionTemplate, 'source'>, tokens: readonly string[]): boolean {

@@ -3,7 +3,7 @@
  * contracts the verifier's form gate refuses as procedures nobody would keep.
  */
 import { describe, expect, it } from 'vitest';
-import { headingLike, oneProgramCommand, statementOf, unkeptForm } from '../../src/extract/statement.js';
+import { headingLike, oneProgramCommand, statementOf, subcommandSlot, unkeptForm } from '../../src/extract/statement.js';
 import { tokenizeCode, tokenizeLine, type ActionLine } from '../../src/extract/action-lines.js';
 import type { ActionTemplate } from '../../src/ir/types.js';
 
@@ -105,5 +105,25 @@ describe('oneProgramCommand (the whole contract)', () => {
     expect(oneProgramCommand(action(tpl('go to {receptacle}', 'inline')))).toBeNull();
     expect(oneProgramCommand(action(tpl('put {object} in/on {receptacle}', 'inline')))).toBeNull();
     expect(oneProgramCommand(section(tpl('take {object} from {source}')))).toBeNull();
+  });
+});
+
+describe('subcommandSlot', () => {
+  const az = 'az boards iteration team {name} --team {{team-name}} --project {{project}}';
+  it('refuses a slot that stands for different operations of one program', () => {
+    const t = tpl(az, 'code', [inst('a#1', 'az boards iteration team set-default-iteration --team {team-name} --project {project}', { name: 'set-default-iteration' }), inst('a#2', 'az boards iteration team set-backlog-iteration --team {team-name} --project {project}', { name: 'set-backlog-iteration' })]);
+    expect(subcommandSlot({ templates: [t] })).toMatch(/^its slot \{name\} takes the place of a subcommand of `az boards iteration team` \(`set-default-iteration`, `set-backlog-iteration`\)/);
+  });
+
+  it('keeps arguments: values that are not operations, or a slot after a flag', () => {
+    const pkg = tpl('pip install {package}', 'code', [inst('a#1', 'pip install numpy', { package: 'numpy' }), inst('b#1', 'pip install scikit-learn', { package: 'scikit-learn' })]);
+    expect(subcommandSlot({ templates: [pkg] })).toBeNull();
+    const flag = tpl('tool --mode {mode}', 'code', [inst('a#1', 'tool --mode create-index', { mode: 'create-index' }), inst('b#1', 'tool --mode delete-index', { mode: 'delete-index' })]);
+    expect(subcommandSlot({ templates: [flag] })).toBeNull();
+  });
+
+  it('reads a line that ends in an author\'s placeholder as a command, not as a block brace', () => {
+    expect(statementOf(line('code', 'az boards iteration team show --team {team-name} --project {project}')).kind).toBe('command');
+    expect(statementOf(line('code', 'function main() {')).kind).not.toBe('command');
   });
 });
