@@ -45,4 +45,16 @@ describe('copies in a query', () => {
       retriever.close();
     }
   });
+
+  it('gives a copy one step of a plan', async () => {
+    const retriever = openRetriever(dist);
+    try {
+      const plan = await retriever.plan('automate ably operations via rube mcp', { k: 5 });
+      const steps = plan.steps.map((s) => s.node.path);
+      expect(steps.filter((p) => p.startsWith('ably-automation'))).toHaveLength(1);
+      expect(plan.steps.find((s) => s.node.path.startsWith('ably-automation'))!.alsoAt).toHaveLength(1);
+    } finally {
+      retriever.close();
+    }
+  });
 });
