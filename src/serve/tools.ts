@@ -234,8 +234,9 @@ function text(value: string): CallToolResult {
 
 /**
  * A skill by the ways answers name it: its path (`pdf`, `anthropic/pdf`), `skill:<path>`, a
- * `skill://` URI, the `Source:` path of a query answer (`skills/<path>/SKILL.md`) or a listed
- * bundle (`bundles/<path>.md`); else by a name no other skill has. Only ever looked up.
+ * `skill://` URI, the `Source:` path of a query answer (the file shown: `bundles/<path>.md`, or
+ * `skills/<path>/SKILL.md` for a skill the build left as written); else by a name no other skill
+ * has. Only ever looked up.
  */
 export function findSkill(served: ServedDist, asked: string): ServedSkill {
   const key = skillKey(asked);
