@@ -22,6 +22,7 @@
  */
 import { EDGE_TYPES, type EdgeType, type GraphDocument, type RetrievalParameters } from './types.js';
 import { createHash } from 'node:crypto';
+import { sha256 } from '../util/hash.js';
 import { compareCodeUnits, stableStringify } from '../util/stable-json.js';
 
 export const QUERY_INDEX_VERSION = 2;
@@ -166,6 +167,6 @@ export function encodeQueryIndex(doc: GraphDocument, dense?: DocumentVectors | n
   };
   if (!dense || dense.dimensions <= 0 || dense.vectors.length !== doc.lexicon.docs.length * dense.dimensions) return { core, nodes: indexHeader(id) + nodes, postings: indexHeader(id) + postings };
   const embeddings = vectorBytes(dense.vectors);
-  const meta: DenseIndex = { model: dense.model, dimensions: dense.dimensions, sha256: createHash('sha256').update(embeddings).digest('hex') };
+  const meta: DenseIndex = { model: dense.model, dimensions: dense.dimensions, sha256: sha256(embeddings) };
   return { core: { ...core, embeddings: meta }, nodes: indexHeader(id) + nodes, postings: indexHeader(id) + postings, embeddings };
 }

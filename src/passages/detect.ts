@@ -27,7 +27,7 @@ export const MIN_PASSAGE_PARENTS = 3;
  * parents whose bodies reach this (whitespace collapsed). Whether each reference pays is counted
  * in tokens later (rewrite/plan.ts); this only keeps trivial sections from being grouped.
  */
-const MIN_BODY_CHARS = 80;
+export const MIN_BODY_CHARS = 80;
 /**
  * A shorter body may still join a group of longer twins: the same text with a shorter name in it
  * (`toolkits: ["exa"]` beside `toolkits: ["coupa"]`). A cut-off on each member alone left 30 of
@@ -48,8 +48,6 @@ export interface Body {
   /** Alternating separators and words: texts[0] sep, texts[1] word, …, always an odd count. */
   readonly pieces: readonly string[];
   readonly masked: readonly boolean[];
-  /** Under MIN_BODY_CHARS (BodyKey.short). */
-  readonly short: boolean;
 }
 
 export interface Identity {
@@ -151,7 +149,7 @@ function bodySpan(u: Unit, text: string): { readonly start: number; readonly end
 export function bodyOf(p: Parent, u: Unit, text: string, identity: Identity): Body | null {
   const span = bodySpan(u, text);
   if (!span) return null;
-  const { start, end, body, short } = span;
+  const { start, end, body } = span;
   // Separators and words (WORD's matches) in turn, from a separator.
   const raw: string[] = [];
   let at = 0;
@@ -203,7 +201,7 @@ export function bodyOf(p: Parent, u: Unit, text: string, identity: Identity): Bo
     // The separators and words folded into the run are skipped; the next separator follows.
     i = j;
   }
-  return { parent: p, unit: u, start, end, text: body, pieces, masked, short };
+  return { parent: p, unit: u, start, end, text: body, pieces, masked };
 }
 
 /**

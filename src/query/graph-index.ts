@@ -16,7 +16,7 @@
  */
 import path from 'node:path';
 import { EDGE_TYPES, FIELDS, type EdgeType, type GraphDocument, type GraphNode, type ParentNode, type RetrievalParameters } from '../graph/types.js';
-import { createHash } from 'node:crypto';
+import { sha256 } from '../util/hash.js';
 import { CORE_FILE, EMBEDDINGS_FILE, MAX_EMBEDDINGS_BYTES, encodeQueryIndex, HEADER_BYTES, indexHeader, NODES_FILE, POSTINGS_FILE, QUERY_INDEX_VERSION, type DenseIndex, type QueryIndexCore } from '../graph/query-index.js';
 import { decodePostings } from '../graph/lexicon.js';
 import { DistReadError, MAX_INDEX_BYTES, openDistFile, readDistFile, type DistFile } from '../util/confined-read.js';
@@ -257,7 +257,6 @@ function fromCore(dist: string, core: QueryIndexCore, source: IndexSource): Grap
   };
 }
 
-
 /** EMBEDDINGS_FILE, checked against core.json: its size, and its SHA-256 (a file of another build is refused). */
 function readDenseVectors(dist: string, core: QueryIndexCore): Float32Array {
   const meta = core.embeddings;
@@ -271,7 +270,7 @@ function readDenseVectors(dist: string, core: QueryIndexCore): Float32Array {
   }
   const fail = (what: string) => new IndexError(`${path.join(dist, EMBEDDINGS_FILE)} ${what}; rebuild the library with this skillc`);
   if (bytes.length !== core.docs.length * meta.dimensions * 4) throw fail(`holds ${bytes.length} bytes, not ${core.docs.length} vectors of ${meta.dimensions} dimensions`);
-  if (createHash('sha256').update(bytes).digest('hex') !== meta.sha256) throw fail(`is not the one ${CORE_FILE} names (another build's?)`);
+  if (sha256(bytes) !== meta.sha256) throw fail(`is not the one ${CORE_FILE} names (another build's?)`);
   const out = new Float32Array(bytes.length / 4);
   for (let i = 0; i < out.length; i++) {
     const x = bytes.readFloatLE(i * 4);

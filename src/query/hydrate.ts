@@ -10,8 +10,9 @@
  *
  * A section whose text an earlier hit already shows in full (the same shared passage with the same
  * bindings, query/shared-sections.ts) is replaced by a one-line pointer to that hit; the hit is
- * then charged its recounted tokens. A hit whose whole bundle is byte-identical to one already
- * shown (a copy of the skill under another folder) is a one-line pointer to it.
+ * then charged its recounted tokens. A hit whose whole bundle reads the same as one already shown
+ * is a one-line pointer to it (byte-identical copies are folded into one hit by the ranking; this
+ * is for texts equal once decoded, such as a copy with a byte order mark).
  *
  * Bundles are read through util/confined-read: an index naming a file outside the dist, a
  * folder, a device or a file over 64 MiB fails with a DistReadError instead of being printed. The
@@ -141,8 +142,8 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
       let cost = count(header) + hit.node.tokens + tokenBound(SEPARATOR);
       /** The bundle as written, read when first needed. */
       let whole: string | null = null;
-      // A copy of a skill already shown in full (libraries carry many: one SKILL.md under several
-      // folders) is a pointer to it, so the agent gets every line once, not twice.
+      // A text already shown in full (the ranking folds byte copies; this is one that differs only
+      // in its encoding, such as a byte order mark) is a pointer to it: every line once, not twice.
       const twin = shownByTokens.get(hit.node.tokens)?.find((t) => (whole ??= readBundle(dist, hit)) === t.text);
       if (twin) {
         const pointer = `[skillc: the same text as hit ${twin.rank} ${twin.rank < rank ? 'above' : 'below'}]\n`;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Parent } from '../../src/ir/types.js';
-import { bodyKeysOf, bodyOf, identityOf, maskedKey, type BodyKey } from '../../src/passages/detect.js';
+import { bodyKeysOf, bodyOf, collapsedAtLeast, identityOf, maskedKey, MIN_BODY_CHARS, type BodyKey } from '../../src/passages/detect.js';
 import { parentText } from '../../src/rewrite/splice.js';
 import { seededRng } from '../../src/calibrate/random.js';
 import { parentOf } from '../helpers/skill.js';
@@ -20,7 +20,7 @@ function referenceKeys(p: Parent): BodyKey[] {
   const identity = identityOf(p);
   return p.units.flatMap((u, unit) => {
     const b = bodyOf(p, u, text, identity);
-    return b ? [{ unit, exact: hashed(b.text), masked: hashed(maskedKey(b)), short: b.short }] : [];
+    return b ? [{ unit, exact: hashed(b.text), masked: hashed(maskedKey(b)), short: !collapsedAtLeast(b.text, MIN_BODY_CHARS) }] : [];
   });
 }
 

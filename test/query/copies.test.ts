@@ -57,4 +57,24 @@ describe('copies in a query', () => {
       retriever.close();
     }
   });
+
+  it('shows a skill whose text is a hit\'s above, but whose bytes are not (a byte order mark), as a pointer to it', async () => {
+    const dir = scratchDir('query-bom-twin');
+    const text = '---\nname: csv-dedupe\ndescription: Removes duplicate rows from a CSV file by key columns.\n---\n\n# CSV dedupe\n\nRun `python dedupe.py in.csv --key id` to drop repeated rows.\n';
+    for (const [name, bytes] of [['csv-dedupe', Buffer.from(text)], ['csv-dedupe-bom', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])]] as const) {
+      fs.mkdirSync(path.join(dir, 'lib', name), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'lib', name, 'SKILL.md'), bytes);
+    }
+    const out = path.join(dir, 'dist');
+    expect(skillc(['build', path.join(dir, 'lib'), '-o', out, '-q']).code).toBe(0);
+    const retriever = openRetriever(out);
+    try {
+      const r = await retriever.query('remove duplicate rows from a csv file', { k: 2 });
+      expect(r.hits).toHaveLength(2);
+      expect(r.hits[0]!.alsoAt).toBeUndefined();
+      expect(r.hits[1]!.text).toMatch(/\[skillc: the same text as hit 1 above\]\n$/);
+    } finally {
+      retriever.close();
+    }
+  });
 });
