@@ -223,7 +223,9 @@ export function extractActionContract(cluster: DraftInput, members: readonly Mem
     preconditions: conditionsOf(members, prose, PRECONDITION, actionWords(t.template)),
     postconditions: conditionsOf(members, prose, POSTCONDITION, actionWords(t.template)),
     resources: { scripts, references, tools: [] },
-    side_effects: sideEffects(members, [template], prose, false),
+    // An action is one line of sections that describe many (an ALFWorld skill's "Execute the task
+    // action", a skill named item-fetcher): the wording that says what it does is its own line's.
+    side_effects: sideEffects(members, [template], [t.template.replace(/\{\{|\}\}/g, '').replace(/\{[A-Za-z_]\w*\}/g, ' ')], false),
     templates: [template],
     scope: 'action',
     source_parents: cluster.parents,

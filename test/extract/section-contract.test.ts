@@ -110,4 +110,17 @@ describe('section contracts', () => {
     ], 'Sync'));
     expect(ordered.templates.map((t) => t.template.replace(/\{\w+\}/g, '{}'))).toEqual(['Open the {} dashboard', 'Run sync for {}']);
   });
+
+  it('reads an action\'s side effects from its own line, not from the sections around it', () => {
+    const action = (template: string, lines: readonly string[]) => {
+      const ms = members(lines.map((l) => `Execute the task action, then fetch the next item and show the result.\n\n\`\`\`text\n${l}\n\`\`\``), 'Do it');
+      const slots = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      const cluster: Cluster = { id: 'c-act', units: ms.map((m) => m.unit.id), parents: ms.map((m) => m.parent.path), verb: 'take', objects: [], minLinkCosine: 1, origin: 'author-template', template: { template, slots, source: 'code', spellings: [template] } };
+      const c = extractContract(cluster, ms);
+      if ('reason' in c) throw new Error(c.reason);
+      return c.side_effects.map((e) => e.kind);
+    };
+    expect(action('open {receptacle}', ['open drawer 1', 'open fridge 2'])).toEqual([]);
+    expect(action('download {dataset}', ['download census', 'download iris'])).toEqual(['network']);
+  });
 });
