@@ -2,13 +2,13 @@
  * The retrieval baseline of issue 7 and issue 21: Okapi BM25 (k1 1.2, b 0.75) over each skill's raw
  * SKILL.md text as one field, the build's tokenizer, no graph and no query-term weighting.
  */
-import { contentTokens } from '../src/text/tokens.js';
+import { indexTokens } from '../src/text/tokens.js';
 
 /** Okapi BM25 over one text per skill. */
 export function plainBm25(docs: readonly { path: string; text: string }[]): (q: string, k: number) => string[] {
   const postings = new Map<string, [number, number][]>();
   const lengths = docs.map((d, i) => {
-    const toks = contentTokens(d.text);
+    const toks = indexTokens(d.text);
     const tf = new Map<string, number>();
     for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + 1);
     for (const [t, n] of tf) {
@@ -21,7 +21,7 @@ export function plainBm25(docs: readonly { path: string; text: string }[]): (q: 
   const avg = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length);
   return (q, k) => {
     const score = new Float64Array(docs.length);
-    for (const t of new Set(contentTokens(q))) {
+    for (const t of new Set(indexTokens(q))) {
       const list = postings.get(t) ?? [];
       const idf = Math.log(1 + (docs.length - list.length + 0.5) / (list.length + 0.5));
       for (const [d, n] of list) score[d]! += (idf * n * 2.2) / (n + 1.2 * (0.25 + (0.75 * lengths[d]!) / avg));

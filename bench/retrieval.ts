@@ -51,6 +51,7 @@ const shaOf = new Map(parents.map((p) => [p.path, p.sha256]));
 const unknown = rows.flatMap((r) => r.gold.filter((g) => !shaOf.has(g)));
 if (unknown.length > 0) console.warn(`warning: ${unknown.length} gold paths are not in ${dist} (e.g. ${unknown[0]}); they count as misses`);
 
+/** A ranked list of paths; a place that names several (a hit and its folded versions) holds them one per line. */
 type Ranker = (q: string) => string[];
 const doc = readGraphDocument(dist);
 const noGraph = indexOf(dist, { ...doc, edges: [] });
@@ -58,6 +59,8 @@ const noSem = indexOf(dist, { ...doc, edges: doc.edges.filter((e) => e.type !== 
 const bm25 = plainBm25(parents.map((p) => ({ path: p.path, text: rawText(p) })));
 const methods: [string, Ranker][] = [
   ['skillc (BM25F + vector seeds, PPR, rerank)', (q) => retriever.rank(q, K).hits.map((h) => h.node.path)],
+  ['skillc, a hit\'s other versions counted at its rank', (q) => retriever.rank(q, K).hits.map((h) => [h.node.path, ...(h.versions ?? [])].join('\n'))],
+  ['skillc, other versions of a hit not folded', (q) => rank(retriever.index, q, K, { foldVersions: false }).hits.map((h) => h.node.path)],
   ['skillc without sem edges', (q) => rank(noSem, q, K).hits.map((h) => h.node.path)],
   ['skillc without graph edges', (q) => rank(noGraph, q, K).hits.map((h) => h.node.path)],
   ['BM25 over raw SKILL.md', (q) => bm25(q, K)],
@@ -91,9 +94,10 @@ for (const [name, ranker] of methods) {
     const gold = new Set(row.gold.map((g) => shaOf.get(g) ?? `missing:${g}`));
     const ranked = ranker(row.query);
     if (ranked.length === 0) sums.empty++;
-    const shas = ranked.map((p) => shaOf.get(p)!);
-    const recall = (k: number) => new Set(shas.slice(0, k).filter((s) => gold.has(s))).size / gold.size;
-    const first = shas.findIndex((s) => gold.has(s));
+    // A place may name several paths (a hit and the versions folded into it), one per line.
+    const shas = ranked.map((p) => p.split('\n').map((one) => shaOf.get(one)!));
+    const recall = (k: number) => new Set(shas.slice(0, k).flat().filter((s) => gold.has(s))).size / gold.size;
+    const first = shas.findIndex((s) => s.some((one) => gold.has(one)));
     sums.r1 += recall(1);
     sums.r5 += recall(5);
     sums.r10 += recall(10);

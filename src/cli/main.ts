@@ -248,9 +248,10 @@ Each hit is the skill as written, every line of it. Hits are added in rank order
 the budget; every hit is listed, the ones over the budget by path and one line.
 
 --plan: the steps are the seeds scoring at least 60% of the best, plus the prerequisites the graph
-reaches backwards along dep or wf edges from them, in rank order with each step right after the
-steps whose output it takes. The answer is an outline (each step, what it does, which earlier
-step it follows and why), the contracts the steps invoke stated once, then each step's bundle.
+reaches backwards along dep or wf edges from them, in the order the task names what each is for
+(the task's clause holding most of its words), each step right after the
+steps whose output it takes. The answer is an outline (each step, what it does, the task's words
+it serves, which earlier step it follows and why), the contracts the steps invoke stated once, then each step's bundle.
 
 --embeddings openai (a dist built with --embeddings openai): the task is embedded by the same
 model and each seed's text score becomes (1 - w) x the above + w x its cosine over the best cosine

@@ -25,7 +25,7 @@ import type { MemoTable } from '../cache/memo.js';
 import type { TypeScriptMemo } from '../typed/compile-memo.js';
 import type { TextFacts } from './text-facts.js';
 import { sha256 } from '../util/hash.js';
-import { termCounts, type TermCounts } from '../propose/tfidf.js';
+import { indexTermCounts, type TermCounts } from '../propose/tfidf.js';
 import { loadArtifactLexicon, skillIO, skillIOInput, type SkillIO } from '../graph/artifacts.js';
 
 export interface Quartiles {
@@ -240,17 +240,17 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
 
   const position = known ? new Map(known.parents.map((p, i) => [p, i])) : undefined;
   const computeIO = (p: Parent) => (position ? known!.io[position.get(p)!]! : skillIO(p, loadArtifactLexicon()));
-  const countBody = (p: Parent, body: string) => (position ? known!.bodyCounts[position.get(p)!]! : termCounts(body));
+  const countBody = (p: Parent, body: string) => (position ? known!.bodyCounts[position.get(p)!]! : indexTermCounts(body));
   const graph = buildGraph(
     ir,
     hydration,
     memo
       ? {
-          termCounts: byText(memo.termCounts, termCounts),
+          termCounts: byText(memo.termCounts, indexTermCounts),
           bodyCounts: (p, body) => byText(memo.termCounts, () => countBody(p, body))(body),
           skillIO: (p) => memo.skillIO.through(sha256(skillIOInput(p)), () => computeIO(p)),
         }
-      : { termCounts, bodyCounts: countBody, skillIO: computeIO },
+      : { termCounts: indexTermCounts, bodyCounts: countBody, skillIO: computeIO },
     // Computed from the facts' body counts, which are the ones the graph reads when the facts are known.
     known?.bodyModel,
   );

@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { Parent } from '../ir/types.js';
 import { loadTokenCounter } from '../text/bpe.js';
-import { buildTfidfFromCounts, termCounts } from '../propose/tfidf.js';
+import { buildTfidfFromCounts, indexTermCounts } from '../propose/tfidf.js';
 import { nearestParents } from '../graph/edges/sem.js';
 import { parentNodeId } from '../graph/types.js';
 import { loadArtifactLexicon, skillIO } from '../graph/artifacts.js';
@@ -38,7 +38,7 @@ parentPort?.once('message', (skills: TextFactsRequest[]) => {
         const p = parentOf(JSON.parse(s.ioInput) as IOInput);
         const body = p.units.map((u) => u.text).join('');
         tokens.push(count(s.frontmatter + body));
-        bodyCounts.push(termCounts(body));
+        bodyCounts.push(indexTermCounts(body));
         io.push(skillIO(p, lex));
       }
       // The graph's body model, from these very counts: the TF-IDF vectors and each skill's nearest skills.

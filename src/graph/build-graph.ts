@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { BuildIR, Contract, Parent } from '../ir/types.js';
-import { buildTfidfFromCounts, termCounts, type SparseVector, type TermCounts } from '../propose/tfidf.js';
+import { buildTfidfFromCounts, indexTermCounts, type SparseVector, type TermCounts } from '../propose/tfidf.js';
 import type { Neighbour } from './edges/edge-rule.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { TOKENIZER } from '../text/bpe.js';
@@ -39,7 +39,7 @@ export interface GraphMemo {
   readonly skillIO: (p: Parent) => SkillIO;
 }
 
-const COMPUTE: GraphMemo = { termCounts, skillIO: (p) => skillIO(p, loadArtifactLexicon()) };
+const COMPUTE: GraphMemo = { termCounts: indexTermCounts, skillIO: (p) => skillIO(p, loadArtifactLexicon()) };
 
 /**
  * Library-wide values a build computed beforehand from the very body counts the graph reads (in a

@@ -4,7 +4,7 @@
  * and body, tokenised with the same stemmer as the rest of skillc. Stored in graph.json so that a
  * query reads only the postings of its own terms.
  */
-import { termCounts, tfidfWeight, type TermCounts } from '../propose/tfidf.js';
+import { indexTermCounts, tfidfWeight, type TermCounts } from '../propose/tfidf.js';
 import { roundTo } from '../util/round.js';
 import { FIELDS, type FieldName, type Lexicon } from './types.js';
 
@@ -15,7 +15,7 @@ export type FieldTexts = Readonly<Record<FieldName, string>>;
 export function buildLexicon(docNodes: readonly number[], texts: readonly FieldTexts[]): Lexicon {
   return buildLexiconFromCounts(
     docNodes,
-    texts.map((doc) => FIELDS.map((field) => termCounts(doc[field]))),
+    texts.map((doc) => FIELDS.map((field) => indexTermCounts(doc[field]))),
   );
 }
 

@@ -2,7 +2,7 @@
  * TF-IDF unit vectors over stemmed content tokens (the default embedding; SPEC §2 pass 2).
  * Vectors are sparse, sorted by term id and L2-normalised, so cosine is a merge of two arrays.
  */
-import { contentTokens } from '../text/tokens.js';
+import { contentTokens, indexTokens } from '../text/tokens.js';
 
 export interface SparseVector {
   readonly terms: Uint32Array;
@@ -27,11 +27,20 @@ export interface TermCounts {
 }
 
 export function termCounts(text: string): TermCounts {
+  return countTokens(contentTokens(text));
+}
+
+/** termCounts over the graph index's terms (indexTokens: `n8n`, `k8s`, `ec2` are terms of their own). */
+export function indexTermCounts(text: string): TermCounts {
+  return countTokens(indexTokens(text));
+}
+
+function countTokens(tokens: readonly string[]): TermCounts {
   const at = new Map<string, number>();
   const terms: string[] = [];
   const counts: number[] = [];
   let length = 0;
-  for (const tok of contentTokens(text)) {
+  for (const tok of tokens) {
     length++;
     const i = at.get(tok);
     if (i === undefined) {
@@ -52,9 +61,9 @@ export function isTermCounts(v: unknown): v is TermCounts {
   for (let i = 0; i < terms.length; i++) {
     const t = terms[i] as unknown;
     const c = counts[i] as unknown;
-    // A content token is a stem of ASCII letters (tokens.ts): anything else would be written into
-    // the query index's postings as it is.
-    if (typeof t !== 'string' || !/^[a-z]+$/.test(t) || typeof c !== 'number' || !Number.isInteger(c) || c < 1) return false;
+    // A token is a stem of ASCII letters and digits (tokens.ts): anything else would be written
+    // into the query index's postings as it is.
+    if (typeof t !== 'string' || !/^[a-z0-9]+$/.test(t) || typeof c !== 'number' || !Number.isInteger(c) || c < 1) return false;
     sum += c;
   }
   return sum === length && new Set(terms).size === terms.length;

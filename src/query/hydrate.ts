@@ -61,12 +61,16 @@ export function hitHeader(rank: number, hit: RankedHit, how: string = howReached
   return `# ${rank}. ${escapeInline(hit.node.name)}\n\nSource: \`${escapeInline(hit.node.bundle)}\` · score ${hit.score.toFixed(3)} · ${how}${alsoAt(hit)}\n\n`;
 }
 
-/** Copies folded into a hit (RankedHit.alsoAt), at most five named: ` · the same SKILL.md is also at `a`, `b``. */
+/**
+ * Copies and versions folded into a hit (RankedHit.alsoAt, RankedHit.versions), at most five of
+ * each named: ` · the same SKILL.md is also at `a`, `b` · other versions of it (same name, other
+ * text): `c``.
+ */
 export function alsoAt(hit: RankedHit): string {
-  const paths = hit.alsoAt ?? [];
-  if (paths.length === 0) return '';
-  const named = paths.slice(0, 5).map((p) => `\`${escapeInline(p)}\``).join(', ');
-  return ` · the same SKILL.md is also at ${named}${paths.length > 5 ? ` and ${paths.length - 5} more` : ''}`;
+  const named = (paths: readonly string[]) => paths.slice(0, 5).map((p) => `\`${escapeInline(p)}\``).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
+  const copies = hit.alsoAt ?? [];
+  const versions = hit.versions ?? [];
+  return (copies.length > 0 ? ` · the same SKILL.md is also at ${named(copies)}` : '') + (versions.length > 0 ? ` · other versions of it (same name, other text): ${named(versions)}` : '');
 }
 
 /** How ranking reached a hit: a direct match, or the edge diffusion brought it in along. */

@@ -6,9 +6,9 @@
  * it first; diffusion ranks such skills even when the task's words do not name them).
  * Order: producers before consumers along the dep and wf edges between steps (a dep edge runs from
  * the skill that outputs an artifact to the one that takes it as input; a wf edge from a skill to
- * the one it says comes next): steps in rank order, each right after the steps it waits on, so the
- * best match is not pushed to the end by an unrelated chain; a cycle is cut where the walk meets it,
- * so the order is total and fixed.
+ * the one it says comes next); otherwise the order in which the task names what each step is for
+ * (whereNamed), rank order among steps the same clause names. Each step comes right after the steps
+ * it waits on; a cycle is cut where the walk meets it, so the order is total and fixed.
  *
  * Pure: ranking and graph in, steps out. Hydration (bundles under the budget) and the contracts the
  * steps invoke are added by the retriever.
@@ -16,7 +16,7 @@
 import type { EdgeType } from '../graph/types.js';
 import type { GraphIndex, QueryEdge } from './graph-index.js';
 import { CITED } from '../graph/query-index.js';
-import { rank, type RankedHit, type Ranking } from './rank.js';
+import { MATCH_FIELDS, MAX_RANKED_QUERY_CHARS, queryWords, rank, type RankedHit, type Ranking } from './rank.js';
 
 /** A seed is a step when its score reaches this share of the best seed's (tuned on the dev sets, BENCHMARKS.md). */
 export const PLAN_SCORE_RATIO = 0.6;
@@ -41,6 +41,8 @@ export interface PlanStep {
   readonly after: readonly StepReason[];
   /** Steps this one feeds: they take what it outputs, or a workflow puts them after it. */
   readonly feeds: readonly StepReason[];
+  /** The task's words this skill's name, description or I/O hold (any of its text when those hold none), in the task's order. */
+  readonly serves: readonly string[];
 }
 
 export interface PlanRanking extends Ranking {
@@ -81,7 +83,8 @@ export function planSteps(index: GraphIndex, query: string, maxSteps: number): P
   }
 
   const between = ordering.filter((e) => ids.has(e.from) && ids.has(e.to));
-  const order = topologicalOrder(chosen, between);
+  const named = whereNamed(index, query, chosen.map((c) => c.hit));
+  const order = topologicalOrder(chosen.map((c) => ({ ...c, at: named.get(c.hit.node.id)!.at })), between);
   const stepOf = new Map(order.map((c, i) => [c.hit.node.id, i + 1]));
   const reason = (e: QueryEdge, other: string): StepReason => ({ step: stepOf.get(other)!, type: e.type, detail: e.detail || e.type });
   const byStep = (a: StepReason, b: StepReason) => a.step - b.step || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0);
@@ -89,22 +92,87 @@ export function planSteps(index: GraphIndex, query: string, maxSteps: number): P
     const id = c.hit.node.id;
     const after = between.filter((e) => e.to === id && stepOf.get(e.from)! < stepOf.get(id)!).map((e) => reason(e, e.from));
     const feeds = between.filter((e) => e.from === id).map((e) => reason(e, e.to));
-    return { hit: c.hit, role: c.role, after: dedupe(after.sort(byStep)), feeds: dedupe(feeds.sort(byStep)) };
+    return { hit: c.hit, role: c.role, after: dedupe(after.sort(byStep)), feeds: dedupe(feeds.sort(byStep)), serves: named.get(id)!.serves };
   });
   return { ...ranking, steps };
 }
 
 /**
- * Steps in rank order, each preceded by the steps it waits on (a depth-first walk of the dep and wf
- * edges between steps), so that the best match comes as early as its prerequisites allow and each
+ * Where the task names each hit's work, and with which of its words. A hit's terms are the task's
+ * terms its name, description or I/O hold (what a skill says it is for), or any of its fields when
+ * those hold none. The task is read as clauses (split at sentence ends, commas, semicolons, colons
+ * and line breaks); a hit stands at the clause whose words it holds the most IDF weight of (the
+ * first on a tie): a task states its steps in the order they are done ("download a video, extract
+ * the audio, transcribe it") far more often than a ranking puts them, and a word most skills share,
+ * or one the task's opening sentence says in passing, moves a hit little. A hit none of whose terms
+ * the task says stands last.
+ */
+function whereNamed(index: GraphIndex, query: string, hits: readonly RankedHit[]): Map<string, { at: number; serves: string[] }> {
+  const said = new Map<string, { at: number; word: string; clauses: number[] }>();
+  let at = 0;
+  taskClauses(query).forEach((clause, c) => {
+    for (const { word, term } of queryWords(clause)) {
+      const seen = said.get(term);
+      if (!seen) said.set(term, { at: at++, word, clauses: [c] });
+      else if (seen.clauses.at(-1) !== c) seen.clauses.push(c);
+    }
+  });
+  const docOf = new Map<number, number>();
+  index.docs.forEach((node, d) => docOf.set(node, d));
+  const wanted = new Map(hits.map((h) => [docOf.get(index.nodeIndex.get(h.node.id)!)!, h.node.id]));
+  const held = new Map(hits.map((h) => [h.node.id, { named: [] as string[], any: [] as string[] }]));
+  const idf = new Map<string, number>();
+  const nDocs = index.docs.length;
+  for (const term of said.keys()) {
+    const list = index.postings(term);
+    let df = 0;
+    for (let i = 0; i < list.length; i += 3) {
+      if (i === 0 || list[i] !== list[i - 3]) df++;
+      const id = wanted.get(list[i]!);
+      if (id === undefined) continue;
+      const h = held.get(id)!;
+      if (h.any.at(-1) !== term) h.any.push(term);
+      if (MATCH_FIELDS.includes(list[i + 1]!) && h.named.at(-1) !== term) h.named.push(term);
+    }
+    idf.set(term, Math.log(1 + (nDocs - df + 0.5) / (df + 0.5)));
+  }
+  const out = new Map<string, { at: number; serves: string[] }>();
+  for (const [id, h] of held) {
+    const terms = (h.named.length > 0 ? h.named : h.any).sort((a, b) => said.get(a)!.at - said.get(b)!.at);
+    const weight = new Map<number, number>();
+    for (const t of terms) for (const c of said.get(t)!.clauses) weight.set(c, (weight.get(c) ?? 0) + idf.get(t)!);
+    let best = Number.MAX_SAFE_INTEGER;
+    for (const [c, w] of weight) if (best === Number.MAX_SAFE_INTEGER || w > weight.get(best)! || (w === weight.get(best)! && c < best)) best = c;
+    out.set(id, { at: best, serves: terms.map((t) => said.get(t)!.word) });
+  }
+  return out;
+}
+
+/**
+ * The task's clauses: split at a sentence end, semicolon, colon or comma followed by a space, at
+ * line breaks, and before "then" ("set up the environment then download the data"). A period
+ * followed by no space (`model.py`) splits nothing; "and" splits nothing either ("read and
+ * write", "search and replace" are one step).
+ */
+export function taskClauses(query: string): string[] {
+  return query
+    .slice(0, MAX_RANKED_QUERY_CHARS)
+    .split(/[.;:!?,](?=\s)|\n|\s(?=then\s)/i)
+    .filter((c) => c.trim() !== '');
+}
+
+/**
+ * Steps in the order the task names them (whereNamed; rank breaks ties), each preceded by the
+ * steps it waits on (a depth-first walk of the dep and wf edges between steps), so that each
  * prerequisite stands right before the step it feeds. A step already on the walk's path (a cycle)
  * is not waited on again, so every step is placed once and the order is fixed.
  */
-function topologicalOrder<T extends { hit: RankedHit; rank: number }>(items: readonly T[], edges: readonly QueryEdge[]): T[] {
+function topologicalOrder<T extends { hit: RankedHit; rank: number; at: number }>(items: readonly T[], edges: readonly QueryEdge[]): T[] {
+  const byTask = (a: T, b: T) => a.at - b.at || a.rank - b.rank;
   const byId = new Map(items.map((c) => [c.hit.node.id, c]));
   const waitsOn = new Map(items.map((c) => [c.hit.node.id, [] as T[]]));
   for (const e of edges) waitsOn.get(e.to)!.push(byId.get(e.from)!);
-  for (const list of waitsOn.values()) list.sort((a, b) => a.rank - b.rank);
+  for (const list of waitsOn.values()) list.sort(byTask);
   const out: T[] = [];
   const placed = new Set<string>();
   const onPath = new Set<string>();
@@ -117,7 +185,7 @@ function topologicalOrder<T extends { hit: RankedHit; rank: number }>(items: rea
     placed.add(id);
     out.push(c);
   };
-  for (const c of [...items].sort((a, b) => a.rank - b.rank)) place(c);
+  for (const c of [...items].sort(byTask)) place(c);
   return out;
 }
 

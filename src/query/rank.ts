@@ -5,7 +5,7 @@
  * a skill. Only parents are ranked. When the best seed covers too little of the weight of the query
  * terms the library holds, the answer is NO_SKILL_HIT instead of the least bad skills.
  */
-import { isContentWord, stem, words } from '../text/tokens.js';
+import { contentWords, stem } from '../text/tokens.js';
 import { EDGE_TYPES, FIELDS, type EdgeType, type ParentNode } from '../graph/types.js';
 import type { GraphIndex } from './graph-index.js';
 import { roundTo } from '../util/round.js';
@@ -33,6 +33,8 @@ export interface RankedHit {
   readonly via: { readonly type: EdgeType; readonly reverse: boolean; readonly from: string } | null;
   /** Library paths of skills whose SKILL.md is byte for byte this hit's, ranked below it and folded into it. */
   readonly alsoAt?: readonly string[];
+  /** Library paths of other versions of this skill (VERSION_SEM), ranked below it and folded into it. */
+  readonly versions?: readonly string[];
 }
 
 export interface Ranking {
@@ -47,10 +49,29 @@ export interface Ranking {
 }
 
 /** Fields counted as "direct field matches" in the rerank (GoS eq. 5: name, capability, artifacts). */
-const MATCH_FIELDS = [FIELDS.indexOf('name'), FIELDS.indexOf('description'), FIELDS.indexOf('io')];
+export const MATCH_FIELDS: readonly number[] = [FIELDS.indexOf('name'), FIELDS.indexOf('description'), FIELDS.indexOf('io')];
 const BODY = FIELDS.indexOf('body');
 /** At most what the graph adds to a hit's score: under the weakest seed's text share (seeds.minRatio). */
 const GRAPH_BOOST = 0.05;
+/**
+ * A lower hit is another version of a higher one when both carry the same name and a sem edge of
+ * at least this cosine joins them: one skill republished by several packages, or translated (the
+ * prose of a Chinese or Japanese copy is not in the terms, its code and English words are; such
+ * pairs join at 0.92 to 0.97 on the distractor library, unrelated skills of one name far lower).
+ */
+export const VERSION_SEM = 0.9;
+const semPairs = new WeakMap<GraphIndex, Map<string, number>>();
+
+/** The weight of the sem edge between two nodes (either direction), 0 when none. */
+function semWeight(index: GraphIndex, a: string, b: string): number {
+  let pairs = semPairs.get(index);
+  if (!pairs) {
+    pairs = new Map();
+    for (const e of index.edges) if (e.type === 'sem') pairs.set(`${e.from}\0${e.to}`, Math.max(e.weight, pairs.get(`${e.from}\0${e.to}`) ?? 0));
+    semPairs.set(index, pairs);
+  }
+  return Math.max(pairs.get(`${a}\0${b}`) ?? 0, pairs.get(`${b}\0${a}`) ?? 0);
+}
 
 /**
  * The query's cosine with every document's dense vector (`--embeddings`), and how much of a seed's
@@ -82,12 +103,21 @@ export function denseCosines(vectors: Float32Array, query: Float32Array): Float6
   return out;
 }
 
-export function rank(index: GraphIndex, query: string, k: number, options: { readonly feedback?: boolean; readonly dense?: DenseScores } = {}): Ranking {
+export interface RankOptions {
+  /** Pseudo-relevance feedback when the query's own words cover little (default on). */
+  readonly feedback?: boolean;
+  readonly dense?: DenseScores;
+  /** Fold other versions of a higher hit into it (VERSION_SEM; default on; off for the bench's comparison). */
+  readonly foldVersions?: boolean;
+}
+
+export function rank(index: GraphIndex, query: string, k: number, options: RankOptions = {}): Ranking {
   const F = index.parameters.feedback;
   const counts = queryTermCounts(query);
   const useFeedback = options.feedback !== false && F.terms > 0 && F.weight > 0;
   const dense = options.dense && options.dense.cosines.length === index.docs.length && options.dense.weight > 0 ? options.dense : undefined;
-  const first = rankTerms(index, counts, useFeedback ? Math.max(k, F.docs) : k, dense);
+  const fold = options.foldVersions !== false;
+  const first = rankTerms(index, counts, useFeedback ? Math.max(k, F.docs) : k, dense, fold);
   const answer = (hits: readonly RankedHit[], feedback: readonly string[]): Ranking => ({ terms: first.terms, unknownTerms: first.unknownTerms, coverage: first.coverage, feedback, hits: hits.slice(0, k) });
   // The query already speaks the words of a skill (or of none): its own terms decide.
   if (!useFeedback || first.hits.length === 0 || first.coverage >= F.maxCoverage) return answer(first.hits, []);
@@ -95,7 +125,7 @@ export function rank(index: GraphIndex, query: string, k: number, options: { rea
   if (added.size === 0) return answer(first.hits, []);
   const expanded = new Map(counts);
   for (const [t, w] of added) expanded.set(t, (expanded.get(t) ?? 0) + w);
-  const second = rankTerms(index, expanded, k, dense);
+  const second = rankTerms(index, expanded, k, dense, fold);
   // NO_SKILL_HIT was decided on the query's own terms; the expanded one cannot take hits away.
   return second.hits.length > 0 ? answer(second.hits, [...added.keys()]) : answer(first.hits, []);
 }
@@ -118,7 +148,7 @@ export function feedbackTerms(hits: readonly RankedHit[], count: number, weight:
 }
 
 /** The ranking for query terms with their frequencies: the query's own, sorted by term, then any feedback terms (fractional). */
-function rankTerms(index: GraphIndex, counts: ReadonlyMap<string, number>, k: number, dense?: DenseScores): Omit<Ranking, 'feedback'> {
+function rankTerms(index: GraphIndex, counts: ReadonlyMap<string, number>, k: number, dense: DenseScores | undefined, foldVersions: boolean): Omit<Ranking, 'feedback'> {
   const P = index.parameters;
   const nDocs = index.docs.length;
   const terms = [...counts.keys()];
@@ -221,7 +251,9 @@ function rankTerms(index: GraphIndex, counts: ReadonlyMap<string, number>, k: nu
   }
   candidates.sort((a, b) => score[b]! - score[a]! || idOrder(index, a, b));
   // A skill whose SKILL.md is byte for byte a higher hit's (libraries hold one skill under several
-  // folders) is folded into that hit: the agent gets k different skills, and the copy's path.
+  // folders) is folded into that hit: the agent gets k different skills, and the copy's path. So
+  // is another version of a higher hit (VERSION_SEM): a library that ships each skill in five
+  // languages would otherwise answer one skill five times.
   const hits: RankedHit[] = [];
   const at = new Map<string, number>();
   for (const d of candidates) {
@@ -231,6 +263,13 @@ function rankTerms(index: GraphIndex, counts: ReadonlyMap<string, number>, k: nu
     if (same !== undefined) {
       const h = hits[same]!;
       hits[same] = { ...h, alsoAt: [...(h.alsoAt ?? []), parent.path] };
+      continue;
+    }
+    const name = parent.name.trim().toLowerCase();
+    const version = name === '' || !foldVersions ? -1 : hits.findIndex((h) => h.node.name.trim().toLowerCase() === name && semWeight(index, h.node.id, parent.id) >= VERSION_SEM);
+    if (version >= 0) {
+      const h = hits[version]!;
+      hits[version] = { ...h, versions: [...(h.versions ?? []), parent.path] };
       continue;
     }
     at.set(parent.copyOf ?? parent.path, hits.length);
@@ -258,11 +297,21 @@ export function queryTerms(query: string): string[] {
 }
 
 /**
- * Each distinct query term and how often the query uses it, in term order. A word of one letter
+ * Each distinct query term and how often the query uses it, in term order.
+ */
+export function queryTermCounts(query: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { term } of queryWords(query)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return new Map([...counts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+}
+
+/**
+ * The query's content words in the order it says them, each with its term (the build's stem), from
+ * its first MAX_RANKED_QUERY_CHARS characters (without the word cut there). A word of one letter
  * repeated (`xxxx`, `yyyy`) is a placeholder or filler, not something a task asks for, and is
  * dropped: skills that show date formats or masked values would otherwise match it.
  */
-export function queryTermCounts(query: string): Map<string, number> {
+export function queryWords(query: string): { readonly word: string; readonly term: string }[] {
   let read = query;
   if (query.length > MAX_RANKED_QUERY_CHARS) {
     let end = MAX_RANKED_QUERY_CHARS;
@@ -270,13 +319,12 @@ export function queryTermCounts(query: string): Map<string, number> {
     if (isWordChar(query.charCodeAt(end))) while (end > 0 && isWordChar(query.charCodeAt(end - 1))) end--;
     read = query.slice(0, end);
   }
-  const counts = new Map<string, number>();
-  for (const w of words(read)) {
-    if (!isContentWord(w) || /^([a-z])\1+$/.test(w)) continue;
-    const t = stem(w);
-    counts.set(t, (counts.get(t) ?? 0) + 1);
+  const out: { word: string; term: string }[] = [];
+  for (const w of contentWords(read)) {
+    if (/^([a-z])\1+$/.test(w)) continue;
+    out.push({ word: w, term: stem(w) });
   }
-  return new Map([...counts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+  return out;
 }
 
 /** ASCII letters and digits: what `words` builds words from. */

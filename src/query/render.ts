@@ -8,7 +8,7 @@
  * asked for. JSON keeps the whole query (it is data, and `tokens.charged` counts the markdown).
  */
 import { escapeInline } from '../text/terminal.js';
-import { isContentWord, stem, words } from '../text/tokens.js';
+import { contentWords, stem } from '../text/tokens.js';
 import { MAX_RANKED_QUERY_CHARS } from './rank.js';
 import { countCodePoints, cutAtCodePoints } from '../text/code-points.js';
 import { stableStringify } from '../util/stable-json.js';
@@ -51,6 +51,8 @@ export function preamble(query: string, hits: number, charged: number, budget: n
 /** Words of the task an unknown-words note names at most, and the characters shown of each. */
 const UNKNOWN_WORDS_SHOWN = 8;
 const UNKNOWN_WORD_CHARS = 24;
+/** Task words a plan step's line names at most (each cut to UNKNOWN_WORD_CHARS): why it is a step, in a few words. */
+const SERVES_SHOWN = 6;
 
 /**
  * Which of the task's words no skill holds, as the task wrote them, and how much of the rest the
@@ -62,7 +64,7 @@ export function unknownNote(query: string, unknownTerms: readonly string[], cove
   if (unknownTerms.length === 0) return '';
   const unknown = new Set(unknownTerms);
   const named = new Set<string>();
-  for (const w of words(query.slice(0, MAX_RANKED_QUERY_CHARS))) if (isContentWord(w) && unknown.has(stem(w))) named.add(w);
+  for (const w of contentWords(query.slice(0, MAX_RANKED_QUERY_CHARS))) if (unknown.has(stem(w))) named.add(w);
   const list = [...named];
   const shown = list.slice(0, UNKNOWN_WORDS_SHOWN).map((w) => escapeInline(w.slice(0, UNKNOWN_WORD_CHARS)));
   const more = list.length > shown.length ? ` and ${list.length - shown.length} more` : '';
@@ -83,11 +85,13 @@ export interface OutlineStep {
   readonly role: 'match' | 'prerequisite';
   readonly after: readonly StepReason[];
   readonly feeds: readonly StepReason[];
+  readonly serves: readonly string[];
 }
 
 /**
  * The numbered steps, one line each: name, source, what the skill does (its description's first
- * sentence, bounded), and the earlier steps it follows with the edge that says so. Then the
+ * sentence, bounded), the task's words it serves (at most SERVES_SHOWN), and the earlier steps it
+ * follows with the edge that says so. Then the
  * contracts the steps invoke, each named once (its text follows the outline when it fits the budget).
  */
 export function planOutline(steps: readonly OutlineStep[]): string {
@@ -98,7 +102,8 @@ export function planOutline(steps: readonly OutlineStep[]): string {
     // A prerequisite says what it is for; a match that feeds a later step says so through that step's "after".
     const feeds = s.role === 'prerequisite' ? s.feeds.map((f) => `feeds step ${f.step} (${f.type}: ${escapeInline(f.detail)})`) : [];
     const why = [...after, ...feeds].join('; ');
-    return `${i + 1}. **${escapeInline(n.name)}** (\`${escapeInline(n.bundle)}\`)${what ? `: ${escapeInline(what)}` : ''}${why ? ` [${why}]` : ''}\n`;
+    const serves = s.serves.length === 0 ? '' : ` (for: ${s.serves.slice(0, SERVES_SHOWN).map((w) => escapeInline(w.slice(0, UNKNOWN_WORD_CHARS))).join(', ')}${s.serves.length > SERVES_SHOWN ? ', …' : ''})`;
+    return `${i + 1}. **${escapeInline(n.name)}** (\`${escapeInline(n.bundle)}\`)${what ? `: ${escapeInline(what)}` : ''}${serves}${why ? ` [${why}]` : ''}\n`;
   });
   const invoked = [...new Set(steps.flatMap((s) => s.node.invokes))];
   const named = invoked.map((id) => {
@@ -106,9 +111,9 @@ export function planOutline(steps: readonly OutlineStep[]): string {
     return `\`${escapeInline(id)}\` (step${at.length === 1 ? '' : 's'} ${at.join(', ')})`;
   });
   const contracts = invoked.length === 0 ? '' : `\nContracts the steps invoke, each stated once: ${named.join(', ')}\n`;
-  // Steps no edge ties to an earlier one are in rank order; an agent should not read a data flow into that.
+  // Steps no edge ties to an earlier one follow the task's wording; an agent should not read a data flow into that.
   const unordered = steps.length > 1 && steps.slice(1).some((s) => s.after.length === 0);
-  const note = unordered ? `\nA step with no "after" note is in rank order: no dep or wf edge ties it to an earlier step.\n` : '';
+  const note = unordered ? `\nA step with no "after" note is placed where the task names what it is for: no dep or wf edge ties it to an earlier step.\n` : '';
   return `# Plan: ${steps.length} step${steps.length === 1 ? '' : 's'}\n\n${lines.join('')}${note}${contracts}`;
 }
 
@@ -134,7 +139,7 @@ export function renderPlanJson(r: PlanResult): string {
     ...r,
     steps: r.steps.map((h) => {
       const { rank, ...fields } = hitFields(h);
-      return { step: rank, ...fields, role: h.role, after: h.after, feeds: h.feeds, invokes: h.invokes };
+      return { step: rank, ...fields, role: h.role, after: h.after, feeds: h.feeds, serves: h.serves, invokes: h.invokes };
     }),
   });
 }
@@ -156,6 +161,7 @@ function hitFields(h: HydratedHit) {
     scores: h.scores,
     via: h.via,
     ...(h.alsoAt ? { alsoAt: h.alsoAt } : {}),
+    ...(h.versions ? { versions: h.versions } : {}),
     hydration: h.hydration,
     cost: h.cost,
     text: h.text,

@@ -47,6 +47,8 @@ export interface PlannedStep extends HydratedHit {
   readonly role: PlanStep['role'];
   readonly after: readonly StepReason[];
   readonly feeds: readonly StepReason[];
+  /** The task's words the step serves, in the task's order (PlanStep.serves). */
+  readonly serves: readonly string[];
   /** Contracts the skill's bundle invokes, by id. */
   readonly invokes: readonly string[];
 }
@@ -114,7 +116,7 @@ export function openRetriever(dist: string): Retriever {
       // Charged first, whatever the bundles: the preamble at its longest, the outline (every step's
       // place and reason), then each contract the steps invoke, once, while it fits; the bundles
       // share what is left, in step order, as `query` hydrates its hits.
-      let charged = tokenBound(preamble(query, Math.max(k, 2), budget, budget, 'plan', ranking.unknownTerms, ranking.coverage)) + count(planOutline(ranking.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after, feeds: s.feeds }))));
+      let charged = tokenBound(preamble(query, Math.max(k, 2), budget, budget, 'plan', ranking.unknownTerms, ranking.coverage)) + count(planOutline(ranking.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after, feeds: s.feeds, serves: s.serves }))));
       const contracts: PlannedContract[] = [];
       for (const id of [...new Set(ranking.steps.flatMap((s) => s.hit.node.invokes))]) {
         const file = contractFile(index, id);
@@ -139,8 +141,8 @@ export function openRetriever(dist: string): Retriever {
       };
       const hydrated = await hydrate(index.dist, planned.map((s) => s.hit), Math.max(0, budget - charged), shared(planned.map((s) => s.hit)), { order: priority, how });
       const steps = hydrated.map((h): PlannedStep => {
-        const { role, after, feeds } = planned[h.rank - 1]!;
-        return { ...h, role, after, feeds, invokes: h.node.invokes };
+        const { role, after, feeds, serves } = planned[h.rank - 1]!;
+        return { ...h, role, after, feeds, serves, invokes: h.node.invokes };
       });
       charged += hydrated.reduce((a, h) => a + h.cost, 0);
       return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.tokenizer }, steps, contracts };

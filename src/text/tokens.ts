@@ -102,23 +102,81 @@ export function isContentWord(w: string): boolean {
   return w.length >= 2 && !STOP_WORDS.has(w) && !/^[0-9]+$/.test(w);
 }
 
-/** Content tokens: words minus stop words and one-letter words, stemmed. */
+/**
+ * A name that mixes letters and digits is one word as well as its pieces: `n8n`, `k8s`, `i18n`,
+ * `s3`, `3d` have no piece of two letters, so they would be lost, and `ec2`, `web3`, `oauth2` would
+ * match anything about `ec`, `web` or `oauth`. A run of letters and digits (no other character)
+ * made of at most this many word pieces and at most MAX_MIXED_CHARS long counts; longer or more
+ * broken runs are hashes and ids (`e29b41d4a716`), not names.
+ */
+const MAX_MIXED_PIECES = 3;
+const MAX_MIXED_CHARS = 16;
+
+/**
+ * The content words of `text` in order, lower-cased and not stemmed: the words of WORD that are not
+ * stop words, one letter or a number, and each alphanumeric run that mixes letters and digits (see
+ * MAX_MIXED_PIECES) right after its pieces. What the graph index holds and a query is matched with.
+ */
+export function contentWords(text: string): string[] {
+  const out: string[] = [];
+  scanContentWords(text, true, (w) => out.push(w));
+  return out;
+}
+
+/**
+ * Content tokens: the content words without mixed runs, stemmed. What propose's unit vectors and
+ * the verifier's checks read (a skill's `file1`, `step2` and `v3` would split clusters of one
+ * procedure).
+ */
 export function contentTokens(text: string): string[] {
   const out: string[] = [];
+  scanContentWords(text, false, (w) => out.push(stem(w)));
+  return out;
+}
+
+/** The terms of the graph index and of a query: the content words (mixed runs too), stemmed. */
+export function indexTokens(text: string): string[] {
+  const out: string[] = [];
+  scanContentWords(text, true, (w) => out.push(stem(w)));
+  return out;
+}
+
+function scanContentWords(text: string, mixed: boolean, emit: (word: string) => void): void {
+  // The alphanumeric run the scan is in: where it started, its pieces, and whether it has a digit and a letter.
+  let runStart = -1;
+  let pieces = 0;
+  let digit = false;
+  let letter = false;
+  const endRun = (at: number) => {
+    if (mixed && digit && letter && pieces > 1 && pieces <= MAX_MIXED_PIECES && at - runStart <= MAX_MIXED_CHARS) emit(text.slice(runStart, at).toLowerCase());
+    runStart = -1;
+  };
   for (let i = 0; i < text.length; ) {
     const end = wordEnd(text, i);
     if (end < 0) {
+      if (runStart >= 0) endRun(i);
       i++;
       continue;
     }
+    if (runStart < 0) {
+      runStart = i;
+      pieces = 0;
+      digit = false;
+      letter = false;
+    }
+    pieces++;
     // A word of WORD is all digits or has no digit: its first character tells which.
-    if (end - i >= 2 && !isDigit(text.charCodeAt(i))) {
-      const w = text.slice(i, end).toLowerCase();
-      if (!STOP_WORDS.has(w)) out.push(stem(w));
+    if (isDigit(text.charCodeAt(i))) digit = true;
+    else {
+      letter = true;
+      if (end - i >= 2) {
+        const w = text.slice(i, end).toLowerCase();
+        if (!STOP_WORDS.has(w)) emit(w);
+      }
     }
     i = end;
   }
-  return out;
+  if (runStart >= 0) endRun(text.length);
 }
 
 export function tokenSet(text: string): Set<string> {

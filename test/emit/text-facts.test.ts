@@ -18,7 +18,7 @@ describe('per-skill values from the text-facts worker', () => {
       import { parseOne } from ${at('passes/parse.js')};
       import { startTextFacts } from ${at('emit/text-facts.js')};
       import { loadTokenCounter } from ${at('text/bpe.js')};
-      import { buildTfidfFromCounts, termCounts } from ${at('propose/tfidf.js')};
+      import { buildTfidfFromCounts, indexTermCounts } from ${at('propose/tfidf.js')};
       import { nearestParents } from ${at('graph/edges/sem.js')};
       import { loadArtifactLexicon, skillIO } from ${at('graph/artifacts.js')};
       import { parentText } from ${at('rewrite/splice.js')};
@@ -33,12 +33,12 @@ describe('per-skill values from the text-facts worker', () => {
       let differ = 0;
       parents.forEach((p, i) => {
         const body = p.units.map((u) => u.text).join('');
-        const want = JSON.stringify([count(parentText(p)), termCounts(body), skillIO(p, lex)]);
+        const want = JSON.stringify([count(parentText(p)), indexTermCounts(body), skillIO(p, lex)]);
         const got = JSON.stringify([facts.tokens[i], facts.bodyCounts[i], facts.io[i]]);
         if (want !== got) { differ++; console.error(p.path, want.slice(0, 200), got.slice(0, 200)); }
       });
       // The body model: the vectors and neighbours the graph would compute from the same counts.
-      const vectors = buildTfidfFromCounts(parents.map((p) => termCounts(p.units.map((u) => u.text).join('')))).vectors;
+      const vectors = buildTfidfFromCounts(parents.map((p) => indexTermCounts(p.units.map((u) => u.text).join('')))).vectors;
       const plain = (vs) => JSON.stringify(vs.map((v) => [Array.from(v.terms), Array.from(v.weights)]));
       const model = plain(facts.bodyModel.vectors) === plain(vectors) && JSON.stringify(facts.bodyModel.nearest) === JSON.stringify(nearestParents(vectors, parents.map((p) => 'skill:' + p.path)));
       const neighbours = facts.bodyModel.nearest.reduce((a, n) => a + n.length, 0);

@@ -8,7 +8,7 @@ import { isSkillIO, loadArtifactLexicon, skillIO, skillIOInput } from '../../src
 import { buildGraph, type BodyModel, type GraphMemo, type ParentHydration } from '../../src/graph/build-graph.js';
 import { nearestParents } from '../../src/graph/edges/sem.js';
 import { parentNodeId, type GraphDocument } from '../../src/graph/types.js';
-import { buildTfidfFromCounts, isTermCounts, termCounts, type TermCounts } from '../../src/propose/tfidf.js';
+import { buildTfidfFromCounts, indexTermCounts, isTermCounts, type TermCounts } from '../../src/propose/tfidf.js';
 import { decodeValue, encodeValue } from '../../src/cache/codec.js';
 import { buildInProcess } from '../helpers/build-ir.js';
 import type { BuildIR } from '../../src/ir/types.js';
@@ -26,7 +26,7 @@ describe('graph memo', () => {
     const stored = new Map<string, unknown>();
     const recording: GraphMemo = {
       termCounts: (text) => {
-        const v = termCounts(text);
+        const v = indexTermCounts(text);
         stored.set(`t:${text}`, decodeValue(encodeValue(v)));
         return v;
       },
@@ -59,10 +59,10 @@ describe('graph memo', () => {
     const ir = (await buildInProcess(LIBRARY)).ir;
     const cold = buildGraph(ir, hydration(ir));
     const bodies = ir.parents!.map((p) => p.units.map((u) => u.text).join(''));
-    const counts = bodies.map((b) => termCounts(b));
+    const counts = bodies.map((b) => indexTermCounts(b));
     const vectors = buildTfidfFromCounts(counts).vectors;
     const model: BodyModel = { counts, vectors, nearest: nearestParents(vectors, ir.parents!.map((p) => parentNodeId(p.path))) };
-    const reading = (given: readonly TermCounts[]): GraphMemo => ({ termCounts, skillIO: (p) => skillIO(p, loadArtifactLexicon()), bodyCounts: (p) => given[ir.parents!.indexOf(p)]! });
+    const reading = (given: readonly TermCounts[]): GraphMemo => ({ termCounts: indexTermCounts, skillIO: (p) => skillIO(p, loadArtifactLexicon()), bodyCounts: (p) => given[ir.parents!.indexOf(p)]! });
     expect(JSON.stringify(buildGraph(ir, hydration(ir), reading(counts), model))).toBe(JSON.stringify(cold));
     // A model whose neighbours are wrong shows when it is used ...
     const wrong: BodyModel = { ...model, nearest: model.nearest.map((_, i) => [{ j: (i + 1) % model.nearest.length, sim: 0.99 }]) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../../src/calibrate/random.js';
-import { buildTfidf, buildTfidfFromCounts, isTermCounts, termCounts, tfidfWeight, topTerms, type SparseVector } from '../../src/propose/tfidf.js';
+import { buildTfidf, buildTfidfFromCounts, indexTermCounts, isTermCounts, termCounts, tfidfWeight, topTerms, type SparseVector } from '../../src/propose/tfidf.js';
 import { contentTokens } from '../../src/text/tokens.js';
 
 describe('termCounts', () => {
@@ -13,12 +13,14 @@ describe('termCounts', () => {
 
   it('accepts what it makes and refuses other shapes read back from a cache', () => {
     expect(isTermCounts(termCounts('a pdf to a csv table, and a csv'))).toBe(true);
+    expect(isTermCounts(indexTermCounts('deploy n8n on k8s and ec2'))).toBe(true);
     for (const bad of [null, 1, {}, { terms: ['a'], counts: [1] }, { terms: ['a'], counts: [0], length: 0 }, { terms: ['a'], counts: [1, 2], length: 3 }, { terms: [1], counts: [1], length: 1 }, { terms: ['a'], counts: [1.5], length: 1.5 }, { terms: ['a'], counts: [2], length: 3 },
-      // Terms must be distinct stems of letters: a tab or newline would be written into the query index.
+      // Terms must be distinct stems of lower-case letters and digits: a tab or newline would be written into the query index.
       { terms: ['pdf', 'pdf'], counts: [1, 1], length: 2 },
       { terms: ['pdf\tcsv'], counts: [1], length: 1 },
       { terms: ['pdf\n'], counts: [1], length: 1 },
-      { terms: ['x2'], counts: [1], length: 1 },
+      { terms: ['X2'], counts: [1], length: 1 },
+      { terms: ['x-2'], counts: [1], length: 1 },
     ]) {
       expect(isTermCounts(bad)).toBe(false);
     }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildQueryFixtures, skillc } from '../helpers/cli.js';
 import { openRetriever, type Retriever } from '../../src/query/retriever.js';
-import { planSteps } from '../../src/query/plan.js';
+import { planSteps, taskClauses } from '../../src/query/plan.js';
 import { indexOf, readGraphDocument } from '../../src/query/graph-index.js';
 import { renderPlanJson, renderPlanMarkdown } from '../../src/query/render.js';
 import { validateAgainst } from '../../src/schema/validate.js';
@@ -55,19 +55,29 @@ describe('plan steps', () => {
     for (const s of plan.steps) expect(s.hit.score).toBeGreaterThanOrEqual(0.6 * ranked[0]!.score);
   });
 
-  it('places a prerequisite right before the step it feeds, not the best match after an unrelated step', () => {
+  it('places a prerequisite right before the step it feeds, and keeps the others where the task names them', () => {
     const TASK = 'clone a repository, set up a python environment and download a dataset';
     const doc = readGraphDocument(cliDist);
-    expect(planSteps(cli.index, TASK, 8).steps.map((s) => s.hit.node.path)).toEqual(['download-dataset', 'csv-to-sqlite', 'docker-image-build', 'python-env-setup']);
-    // Say python-env-setup (ranked 4th) made what csv-to-sqlite (2nd) takes: it moves up to stand
-    // right before it, and docker-image-build keeps its place after them (a sort that takes the
-    // best-ranked step free to go would have put docker-image-build before both).
+    expect(planSteps(cli.index, TASK, 8).steps.map((s) => s.hit.node.path)).toEqual(['docker-image-build', 'download-dataset', 'csv-to-sqlite', 'python-env-setup']);
+    // Say python-env-setup (ranked 5th) made what csv-to-sqlite (2nd) takes: it moves up to stand
+    // right before it, and the others keep their places.
     const edge = { from: 'skill:python-env-setup', to: 'skill:csv-to-sqlite', type: 'dep' as const, weight: 1, evidence: [{ kind: 'artifact' as const, detail: 'outputs csv' }] };
     const withEdge = indexOf(cliDist, { ...doc, edges: [...doc.edges, edge] });
     const plan = planSteps(withEdge, TASK, 8);
-    expect(plan.steps.map((s) => s.hit.node.path)).toEqual(['download-dataset', 'python-env-setup', 'csv-to-sqlite', 'docker-image-build']);
-    expect(plan.steps[2]!.after).toEqual([{ step: 2, type: 'dep', detail: 'outputs csv' }]);
-    expect(plan.steps[1]!.feeds).toEqual([{ step: 3, type: 'dep', detail: 'outputs csv' }]);
+    expect(plan.steps.map((s) => s.hit.node.path)).toEqual(['docker-image-build', 'download-dataset', 'python-env-setup', 'csv-to-sqlite']);
+    expect(plan.steps[3]!.after).toEqual([{ step: 3, type: 'dep', detail: 'outputs csv' }]);
+    expect(plan.steps[2]!.feeds).toEqual([{ step: 4, type: 'dep', detail: 'outputs csv' }]);
+  });
+
+  it('puts the steps no edge orders in the order the task names them, with the words each serves', () => {
+    const order = (task: string) => planSteps(cli.index, task, 8).steps.map((s) => s.hit.node.path);
+    // The same two needs in either order: the ranking is the same, the plan follows the task.
+    expect(order('download a dataset, then set up a python environment')).toEqual(['download-dataset', 'csv-to-sqlite', 'python-env-setup']);
+    expect(order('set up a python environment and then download a dataset')).toEqual(['python-env-setup', 'download-dataset', 'csv-to-sqlite']);
+    expect(cli.rank('set up a python environment and then download a dataset', 8).hits[0]!.node.path).toBe('download-dataset');
+    const steps = planSteps(cli.index, 'set up a python environment and then download a dataset', 8).steps;
+    expect(steps.map((s) => s.serves)).toEqual([['python', 'environment'], ['download', 'dataset'], ['download']]);
+    expect(taskClauses('Read model.py, fit the loss; then train it\nand save it')).toEqual(['Read model.py', ' fit the loss', 'then train it', 'and save it']);
   });
 
   it('stops at k steps', () => {
