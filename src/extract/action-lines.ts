@@ -86,9 +86,12 @@ export function tokenizeLine(text: string): Tokens {
   return tokenize(text, /"(?:[^"\\]|\\.)*"|'[^']*'|`[^`]*`|\S+/g);
 }
 
-/** Code tokens: strings, dotted names, numbers and single punctuation marks. */
+/**
+ * Code tokens: strings, dotted names, numbers and single punctuation marks. A name is letters of
+ * any script (`geçirmek`, `取得特定市場` are one token each, not a letter and a fragment).
+ */
 export function tokenizeCode(text: string): Tokens {
-  return tokenize(text, /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*|\d+(?:\.\d+)?|\S/g);
+  return tokenize(text, /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`|[\p{L}_$][\p{L}\p{N}\p{M}_$]*(?:\.[\p{L}_$][\p{L}\p{N}\p{M}_$]*)*|\d+(?:\.\d+)?|\S/gu);
 }
 
 function tokenize(text: string, re: RegExp): Tokens {

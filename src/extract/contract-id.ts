@@ -8,7 +8,7 @@
  */
 import type { ActionTemplate } from '../ir/types.js';
 import { templatePieces } from '../rewrite/templates.js';
-import { words } from '../text/tokens.js';
+import { idWords } from '../text/tokens.js';
 
 const INTERPRETERS = /^(python3?|node|bash|sh|zsh|ruby|deno|bun|tsx|ts-node|pwsh|perl|php|uv|npx|bunx|pnpm|yarn|Rscript)$/;
 const SCRIPT_PATH = /^(\.{0,2}\/)?[\w.-]+(\/[\w.-]+)*\.(py|js|mjs|cjs|ts|sh|bash|rb|pl|php|ps1|r|R)$/;
@@ -33,7 +33,7 @@ export function templateWords(t: Pick<ActionTemplate, 'template' | 'slots'>): st
   const head = pieces[0]?.kind === 'const' ? pieces[0].text.trim().split(/\s+/) : [];
   const script = INTERPRETERS.test(head[0] ?? '') && SCRIPT_PATH.test(head[1] ?? '') ? 1 : SCRIPT_PATH.test(head[0] ?? '') ? 0 : -1;
   if (script >= 0 && pieces[0]?.kind === 'const') {
-    out.push(...words(head[script]!.split(/[\\/]/).pop()!.replace(/\.[A-Za-z0-9]+$/, '')));
+    out.push(...idWords(head[script]!.split(/[\\/]/).pop()!.replace(/\.[A-Za-z0-9]+$/, ''), true));
     pieces[0] = { kind: 'const', text: pieces[0].text.trim().split(/\s+/).slice(script + 1).join(' ') + (/\s$/.test(pieces[0].text) ? ' ' : '') };
   }
   for (const p of pieces) {
@@ -55,7 +55,7 @@ export function templateWords(t: Pick<ActionTemplate, 'template' | 'slots'>): st
       const alt = /^([A-Za-z]{1,4})\/[A-Za-z]{1,4}$/.exec(tok);
       // Paths and file names (`scripts/run.py`, `input.mp4`) are arguments, not the action, except as the command itself.
       if (!alt && out.length > 0 && /[./\\]/.test(tok.replace(/[.,;:]$/, ''))) continue;
-      for (const w of words(alt ? alt[1]! : tok)) if (!SKIPPED.has(w) && !/^\d+$/.test(w)) out.push(w);
+      for (const w of idWords(alt ? alt[1]! : tok, true)) if (!SKIPPED.has(w) && !/^\d+$/.test(w)) out.push(w);
     }
   }
   return out;
@@ -70,7 +70,7 @@ export function contractIds(items: readonly { readonly templates: readonly Pick<
   return items.map((item) => {
     const first = item.templates[0] ? templateWords(item.templates[0]) : [];
     const rest = item.templates.slice(1).flatMap(templateWords);
-    const trigger = words(item.trigger).filter((w) => !SKIPPED.has(w));
+    const trigger = idWords(item.trigger).filter((w) => !SKIPPED.has(w));
     const pool = [...first, ...rest, ...trigger];
     const base = first.length > 0 ? first : trigger;
     const candidates: string[] = [];

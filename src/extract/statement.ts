@@ -23,7 +23,9 @@ export type StatementKind =
   | 'import'
   | 'control'
   | 'markup'
-  | 'heading';
+  | 'heading'
+  /** An inline span that starts with a capitalised word or a number: a message, status or label (`Token expired`, `401 Unauthorized`). */
+  | 'phrase';
 
 export interface Statement {
   readonly kind: StatementKind;
@@ -42,6 +44,14 @@ const ASSIGNMENT = /^[\w$.[\]'",\s*]+?\s*(=(?!=)|\+=|-=|\*=|\/=|:=|\?\?=|\|\|=)/
 /** `key: value` config lines (YAML, JSON members, headers), `- key: value`. */
 const KEY_VALUE = /^(-\s+)?["']?[\w.$-]+["']?\s*:(\s|$)/;
 const MARKUP = /^(<\/?[A-Za-z][\w.:-]*|[{}[\]();,]+$|\/\/|#|<!--)/;
+/** A line whose second token is an arrow: a diagram or a mapping (`RED → write a failing test`, `A -> B`), not a statement. */
+const ARROW_LINE = /^\S+\s*(→|->|=>|⇒|➜|⟶)\s/;
+/**
+ * How an inline span that names a message or a label starts: a capitalised word (not a PowerShell
+ * `Verb-Noun` cmdlet, not a run of capitals like `SELECT` or `GET`) or a number. A command starts
+ * with its program's name, which is written in lower case.
+ */
+const PHRASE_START = /^(\d|[A-Z][a-z](?![a-z]*-[A-Z]))/;
 
 export function statementOf(line: Pick<ActionLine, 'source' | 'shell' | 'text' | 'tokens'>): Statement {
   const text = line.text.trim();
@@ -51,7 +61,7 @@ export function statementOf(line: Pick<ActionLine, 'source' | 'shell' | 'text' |
     if (CONTROL.test(text)) return { kind: 'control', head: first };
     if (DECLARATION.test(text) || ASSIGNMENT.test(text)) return { kind: 'assignment', head: first };
     if (KEY_VALUE.test(text)) return { kind: 'assignment', head: first };
-    if (MARKUP.test(text)) return { kind: 'markup', head: first };
+    if (MARKUP.test(text) || ARROW_LINE.test(text)) return { kind: 'markup', head: first };
     const call = /^(await\s+|new\s+)?([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\(/.exec(text);
     if (call) return { kind: 'call', head: call[2]!.replace(/\s+/g, '').toLowerCase() };
     // A line of a fenced block in no shell language that still reads as a command (`text`
@@ -61,10 +71,12 @@ export function statementOf(line: Pick<ActionLine, 'source' | 'shell' | 'text' |
     return { kind: 'markup', head: first };
   }
   if (line.source === 'code' || line.source === 'inline') {
+    if (ARROW_LINE.test(text)) return { kind: 'markup', head: first };
     if (/^(export\s+)?[A-Za-z_][A-Za-z0-9_]*=/.test(text)) return { kind: 'assignment', head: first };
     if ((line.source === 'code' || /^(if|for|while|until|case|do|done|then|fi|else|elif|esac)\b/.test(text)) && CONTROL.test(text)) return { kind: 'control', head: first };
     if (line.source === 'inline' && (DECLARATION.test(text) || (ASSIGNMENT.test(text) && !/^[\w.-]+\s+-/.test(text)) || KEY_VALUE.test(text))) return { kind: 'assignment', head: first };
     if (MARKUP.test(text) && !/^\/[\w-]/.test(text)) return { kind: 'markup', head: first };
+    if (line.source === 'inline' && PHRASE_START.test(text)) return { kind: 'phrase', head: first };
     return { kind: 'command', head: first };
   }
   // A numbered step.
@@ -105,6 +117,8 @@ export function unkeptForm(template: string, source: ActionLine['source']): stri
       return 'it is markup or punctuation, not an action';
     case 'heading':
       return 'it is a heading-like phrase, not an action';
+    case 'phrase':
+      return 'it is a message or a label in inline code (it starts with a capitalised word or a number), not a command';
     default:
       return null;
   }
@@ -185,6 +199,30 @@ export function oneProgramCommand(contract: Pick<Contract, 'id' | 'scope' | 'tem
   if (2 * longer < instances.length) return null;
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
   return `it is one command of \`${program}\` whose invoke is no shorter than the line it stands for in ${longer} of its ${instances.length} source units (median ${median(instances.map((i) => i.invoke))} characters against ${median(instances.map((i) => i.line))}): the command line is already the program's interface and the contract would never pay`;
+}
+
+/** A comment's start in a line of code: `//` or `#` with a space or the line's start before it and a space after. */
+const COMMENT_START = /(^|\s)(\/\/|#)(\s|$)/;
+
+/**
+ * Why a contract's parameters are not the procedure's, or null: every slot of its code and command
+ * templates sits in a trailing comment (`int Add(int a, int b); // {text}`, `atris plan # break
+ * down {name} task`). What varies between the members is a remark (often the same remark in
+ * another language), not a value the code takes, and the contract would be a code sample with its
+ * comment made a parameter.
+ */
+export function commentSlots(contract: Pick<Contract, 'templates'>): string | null {
+  let slots = 0;
+  for (const t of contract.templates) {
+    if (t.source === 'step') continue;
+    let inComment = false;
+    for (const p of templatePieces(t)) {
+      if (p.kind === 'const') inComment ||= COMMENT_START.test(p.text);
+      else if (!inComment) return null;
+      else slots++;
+    }
+  }
+  return slots === 0 ? null : 'its parameters are only in code comments: what varies between its sources is a remark, not a value the code takes';
 }
 
 /**

@@ -186,8 +186,29 @@ export function tokenSet(text: string): Set<string> {
 /** Stop words an id keeps: without them "Do not use this skill when" would be named `use-skill`. */
 const NEGATIONS: ReadonlySet<string> = new Set(['no', 'nor', 'not', 'without', 'against']);
 
+/** Latin letters NFKD does not take apart: what an id spells them with. */
+const LATIN_LETTERS: Readonly<Record<string, string>> = { ı: 'i', ø: 'o', Ø: 'O', ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', þ: 'th', Þ: 'TH', ð: 'd', Ð: 'D' };
+
+/**
+ * The words of an id, lower-cased: runs of ASCII letters and digits, after accents are taken off
+ * ("Önce başarısız" reads `once basarisiz`, not `nce ba ar`), with letters and digits together
+ * (`ec2`, `h5ad`). An identifier that starts in lower case is split at its humps (`createUser`:
+ * `create user`), and so is every run with `humps` (code: `WorktreeFromBranch`); without it a name
+ * written together in prose stays one word (`GitHub`, `TypeScript`, `OpenAI`: `github`, not
+ * `git-hub`). A run of capitals is never split from the word after it (`FFmpeg`: `ffmpeg`).
+ */
+export function idWords(text: string, humps = false): string[] {
+  const plain = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[ıøØßæÆœŒłŁđĐþÞðÐ]/g, (c) => LATIN_LETTERS[c]!);
+  const out: string[] = [];
+  for (const run of plain.match(/[A-Za-z0-9]+/g) ?? []) {
+    if ((humps || /^[a-z]/.test(run)) && /[A-Z]/.test(run)) for (const w of run.split(/(?<=[a-z])(?=[A-Z])/)) out.push(w.toLowerCase());
+    else out.push(run.toLowerCase());
+  }
+  return out;
+}
+
 /** kebab-case identifier from free text, at most `max` words, stop words left out but negations kept. */
 export function kebab(text: string, max = 5): string {
-  const ws = words(text).filter((w) => !STOP_WORDS.has(w) || NEGATIONS.has(w));
+  const ws = idWords(text).filter((w) => !STOP_WORDS.has(w) || NEGATIONS.has(w));
   return ws.slice(0, max).join('-') || 'contract';
 }

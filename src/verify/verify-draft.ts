@@ -8,7 +8,7 @@ import type { Policy } from '../policy/policy.js';
 import { validateAgainst } from '../schema/validate.js';
 import { binding, coverage, replacement, risk, type RiskScanFn } from './checks.js';
 import { decide } from './decide.js';
-import { oneProgramCommand, subcommandSlot, unkeptForm } from '../extract/statement.js';
+import { commentSlots, oneProgramCommand, subcommandSlot, unkeptForm } from '../extract/statement.js';
 
 export function verifyDraft(contract: Contract, members: readonly MemberUnit[], scan: RiskScanFn, policy: Policy): Profile {
   const schema = validateAgainst('contract', JSON.parse(JSON.stringify(contract)));
@@ -19,7 +19,7 @@ export function verifyDraft(contract: Contract, members: readonly MemberUnit[], 
       return why ? [`\`${t.template}\` — ${why}`] : [];
     }),
     ...(whole ? [whole] : []),
-    ...[subcommandSlot(contract)].filter((why): why is string => why !== null),
+    ...[subcommandSlot(contract), commentSlots(contract)].filter((why): why is string => why !== null),
   ];
   const cov = coverage(contract, members);
   const bind = binding(contract, members);

@@ -3,7 +3,7 @@
  * contracts the verifier's form gate refuses as procedures nobody would keep.
  */
 import { describe, expect, it } from 'vitest';
-import { headingLike, oneProgramCommand, statementOf, subcommandSlot, unkeptForm } from '../../src/extract/statement.js';
+import { commentSlots, headingLike, oneProgramCommand, statementOf, subcommandSlot, unkeptForm } from '../../src/extract/statement.js';
 import { tokenizeCode, tokenizeLine, type ActionLine } from '../../src/extract/action-lines.js';
 import type { ActionTemplate } from '../../src/ir/types.js';
 
@@ -125,5 +125,45 @@ describe('subcommandSlot', () => {
   it('reads a line that ends in an author\'s placeholder as a command, not as a block brace', () => {
     expect(statementOf(line('code', 'az boards iteration team show --team {team-name} --project {project}')).kind).toBe('command');
     expect(statementOf(line('code', 'function main() {')).kind).not.toBe('command');
+  });
+});
+
+describe('messages, diagrams and remarks are not procedures (an unseen library: table cells, translated docs)', () => {
+  it('reads an inline span that starts with a capitalised word or a number as a message, not a command', () => {
+    expect(statementOf(line('inline', 'Token expired')).kind).toBe('phrase');
+    expect(statementOf(line('inline', '401 Unauthorized')).kind).toBe('phrase');
+    expect(statementOf(line('inline', 'Invalid grant')).kind).toBe('phrase');
+    expect(unkeptForm('400 {name} not connected', 'inline')).toMatch(/message or a label/);
+    // Programs are named in lower case; PowerShell cmdlets, SQL and HTTP verbs are commands.
+    expect(statementOf(line('inline', 'atris login')).kind).toBe('command');
+    expect(statementOf(line('inline', 'Get-ChildItem -Path logs')).kind).toBe('command');
+    expect(statementOf(line('inline', 'SELECT * FROM users')).kind).toBe('command');
+    expect(statementOf(line('inline', 'POST /x-search/search')).kind).toBe('command');
+    // A numbered step is prose: its capital letter says nothing.
+    expect(statementOf(line('step', 'Run the tests')).kind).toBe('action');
+  });
+
+  it('reads a line whose second token is an arrow as a diagram', () => {
+    expect(statementOf(line('code', 'RED     → Önce başarısız bir test yaz')).kind).toBe('markup');
+    expect(statementOf(line('code', 'GREEN -> write the least code that passes')).kind).toBe('markup');
+    expect(unkeptForm('RED {value} write a failing test', 'code')).toBeNull();
+    expect(unkeptForm('RED → write a failing {name}', 'code')).toMatch(/markup/);
+  });
+
+  it('refuses a contract whose every slot is in a code comment', () => {
+    const cpp = tpl('int Add(int a, int b); // {text}');
+    expect(commentSlots({ templates: [cpp, tpl('EXPECT_EQ(Add(2, 3), 5);')] })).toMatch(/only in code comments/);
+    expect(commentSlots({ templates: [tpl('atris plan # break down {name} task')] })).toMatch(/only in code comments/);
+    // A slot the code takes, with or without a comment after it.
+    expect(commentSlots({ templates: [tpl('curl -s {url} # fetch the page')] })).toBeNull();
+    expect(commentSlots({ templates: [cpp, tpl('add({a}, {b})')] })).toBeNull();
+    // `#` inside a word or a URL starts no comment.
+    expect(commentSlots({ templates: [tpl('git checkout {branch}#L10')] })).toBeNull();
+    expect(commentSlots({ templates: [tpl('open http://{host}/x')] })).toBeNull();
+  });
+
+  it('keeps a word of any script one code token', () => {
+    expect(tokenizeCode('GREEN → Testi geçirmek için').tokens).toEqual(['GREEN', '→', 'Testi', 'geçirmek', 'için']);
+    expect(tokenizeCode('取得特定市場(x)').tokens).toEqual(['取得特定市場', '(', 'x', ')']);
   });
 });

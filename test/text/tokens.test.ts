@@ -3,7 +3,7 @@
  * far longer than any word is not handed to the (quadratic) stemmer.
  */
 import { describe, expect, it } from 'vitest';
-import { contentTokens, eachWord, isContentWord, kebab, MAX_STEMMED_WORD, stem, WORD, words } from '../../src/text/tokens.js';
+import { contentTokens, eachWord, idWords, isContentWord, kebab, MAX_STEMMED_WORD, stem, WORD, words } from '../../src/text/tokens.js';
 
 /** The words as the expression finds them: what the scanner must give. */
 const byExpression = (text: string) => [...text.matchAll(WORD)].map((m) => m[0].toLowerCase());
@@ -77,5 +77,20 @@ describe('kebab', () => {
     expect(kebab('Do not use this skill when')).toBe('not-use-skill');
     expect(kebab('Deploy without a lock file')).toBe('deploy-without-lock-file');
     expect(kebab('the of and')).toBe('contract');
+  });
+});
+
+describe('idWords (ids of contracts and passages)', () => {
+  it('keeps a name written together in prose one word, and splits identifiers at their humps', () => {
+    expect(idWords('FFmpeg and GitHub Actions with TypeScript, OpenAI')).toEqual(['ffmpeg', 'and', 'github', 'actions', 'with', 'typescript', 'openai']);
+    expect(idWords('createUser ec2 h5ad')).toEqual(['create', 'user', 'ec2', 'h5ad']);
+    expect(idWords('New-WorktreeFromBranch X-N8N-API-KEY', true)).toEqual(['new', 'worktree', 'from', 'branch', 'x', 'n8n', 'api', 'key']);
+    expect(kebab('7. JavaScript Performance (LOW-MEDIUM)')).toBe('7-javascript-performance-low-medium');
+  });
+
+  it('takes accents off instead of dropping the letters', () => {
+    expect(idWords('Önce başarısız bir test yaz')).toEqual(['once', 'basarisiz', 'bir', 'test', 'yaz']);
+    expect(kebab('Straße Łódź ØRSTED')).toBe('strasse-lodz-orsted');
+    expect(idWords('取得特定市場')).toEqual([]);
   });
 });
