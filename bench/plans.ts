@@ -2,8 +2,8 @@
  * Plans for multi-step tasks (issue 21 item 4), measured by how many of a task's needed skills the
  * plan holds. For every query of a set with two or more gold skills:
  *
- * - plan recall: distinct gold contents among the plan's steps / distinct gold contents (and again with
- *   the other versions each step names, rank.ts VERSION_SEM);
+ * - plan recall: distinct gold contents among the plan's steps / distinct gold contents (and with
+ *   --fold-versions, by path and counting the versions each step names, rank.ts VERSION_SEM);
  * - plan size, and the share of steps that are gold (precision);
  * - the same recall for the first N hits of the plain ranking and of plain BM25, with N the plan's
  *   own size, so a plan is judged against a list as long as itself;
@@ -39,7 +39,7 @@ const shaOf = new Map(parents.map((p) => [p.path, p.sha256]));
 const bm25 = plainBm25(parents.map((p) => ({ path: p.path, text: rawText(p) })));
 const ordering = retriever.index.edges.filter((e) => e.type === 'dep' || e.type === 'wf');
 
-const sums = { recall: 0, versionRecall: 0, size: 0, precision: 0, listRecall: 0, bm25Recall: 0, pairs: 0, inOrder: 0, empty: 0 };
+const sums = { recall: 0, versionRecall: 0, foldedRecall: 0, size: 0, precision: 0, listRecall: 0, bm25Recall: 0, pairs: 0, inOrder: 0, empty: 0 };
 const times: number[] = [];
 for (const row of rows) {
   const gold = new Set(row.gold.map((g) => shaOf.get(g) ?? `missing:${g}`));
@@ -51,7 +51,9 @@ for (const row of rows) {
   if (steps.length === 0) sums.empty++;
   sums.recall += recallOf(steps);
   // The versions folded into a step are named in its header: the plan holds their paths too.
-  sums.versionRecall += recallOf(plan.steps.flatMap((s) => [s.hit.node.path, ...(s.hit.versions ?? [])]));
+  const folded = planSteps(retriever.index, row.query, K, { foldVersions: true });
+  sums.versionRecall += recallOf(folded.steps.flatMap((s) => [s.hit.node.path, ...(s.hit.versions ?? [])]));
+  sums.foldedRecall += recallOf(folded.steps.map((s) => s.hit.node.path));
   sums.size += steps.length;
   sums.precision += steps.length === 0 ? 0 : steps.filter((p) => gold.has(shaOf.get(p)!)).length / steps.length;
   const n = Math.max(1, steps.length);
@@ -71,7 +73,8 @@ console.log(`${path.basename(queriesFile)}: ${rows.length} queries with 2+ gold 
 console.log('| measure | value |');
 console.log('|---|---:|');
 console.log(`| plan recall (gold skills in the plan) | ${f(sums.recall)} |`);
-console.log(`| the same, with the versions a step names (rank.ts VERSION_SEM) | ${f(sums.versionRecall)} |`);
+console.log(`| with --fold-versions, by path | ${f(sums.foldedRecall)} |`);
+console.log(`| with --fold-versions, the versions a step names counted | ${f(sums.versionRecall)} |`);
 console.log(`| plan size (mean steps) | ${f(sums.size)} |`);
 console.log(`| plan precision (steps that are gold) | ${f(sums.precision)} |`);
 console.log(`| recall of the plain ranking's first N hits (N = plan size) | ${f(sums.listRecall)} |`);

@@ -59,8 +59,8 @@ const noSem = indexOf(dist, { ...doc, edges: doc.edges.filter((e) => e.type !== 
 const bm25 = plainBm25(parents.map((p) => ({ path: p.path, text: rawText(p) })));
 const methods: [string, Ranker][] = [
   ['skillc (BM25F + vector seeds, PPR, rerank)', (q) => retriever.rank(q, K).hits.map((h) => h.node.path)],
-  ['skillc, a hit\'s other versions counted at its rank', (q) => retriever.rank(q, K).hits.map((h) => [h.node.path, ...(h.versions ?? [])].join('\n'))],
-  ['skillc, other versions of a hit not folded', (q) => rank(retriever.index, q, K, { foldVersions: false }).hits.map((h) => h.node.path)],
+  ['skillc --fold-versions, by path', (q) => rank(retriever.index, q, K, { foldVersions: true }).hits.map((h) => h.node.path)],
+  ['skillc --fold-versions, a hit\'s versions counted at its rank', (q) => rank(retriever.index, q, K, { foldVersions: true }).hits.map((h) => [h.node.path, ...(h.versions ?? [])].join('\n'))],
   ['skillc without sem edges', (q) => rank(noSem, q, K).hits.map((h) => h.node.path)],
   ['skillc without graph edges', (q) => rank(noGraph, q, K).hits.map((h) => h.node.path)],
   ['BM25 over raw SKILL.md', (q) => bm25(q, K)],

@@ -228,6 +228,7 @@ Examples:
     .addOption(new Option('--format <format>', 'md: what an agent reads; json: the same with every score').choices(['md', 'json']).default('md'))
     .option('--output-file <file>', 'write the answer to a file instead of stdout')
     .option('--plan', 'answer with the skills a multi-step task needs, in order (producers before consumers); -k is the most steps')
+    .option('--fold-versions', 'fold other versions of a skill (the same name, TF-IDF cosine at least 0.9: republished or translated copies) into its best-ranked hit, which names them')
     .addOption(new Option('--embeddings <provider>', 'mix the cosine of the task\'s embedding with the dist\'s skill vectors (built with --embeddings) into the seeds: none or openai').choices(['none', 'openai']).default('none'))
     .option('--embeddings-base-url <url>', 'OpenAI-compatible endpoint of the embedding model (default: $OPENAI_BASE_URL, else the OpenAI API)')
     .option('--embeddings-model <name>', 'embedding model (default: the one the dist was built with; another is refused)')
@@ -274,6 +275,7 @@ Examples:
         format: o.format as 'md' | 'json',
         outputFile: o.outputFile as string | undefined,
         plan: o.plan === true,
+        foldVersions: o.foldVersions === true,
         embeddings: {
           embeddings: o.embeddings as 'none' | 'openai',
           baseURL: o.embeddingsBaseUrl as string | undefined,
@@ -347,8 +349,9 @@ Examples:
     .option('--no-progress', 'do not draw progress on the terminal')
     .addHelpText('after', `
 Rules (id, default level; --strict raises the two marked *): see README "skillc lint".
-  skill-file-name error         frontmatter-present error      frontmatter-yaml error
-  frontmatter-strict warn*      name-format error              name-matches-folder error
+  skill-file-name error         file-encoding error            frontmatter-present error
+  frontmatter-yaml error        frontmatter-strict warn*       name-format error
+  name-matches-folder error
   description-format error      compatibility-format error     metadata-string-map warn
   allowed-tools-format error    allowed-tools-string warn      unknown-fields warn*
   body-length warn              fence-balanced error           parse-budget warn

@@ -34,6 +34,8 @@ export interface QueryCommandOptions {
   readonly outputFile?: string;
   /** Answer with an ordered plan (query/plan.ts) instead of a ranked list. */
   readonly plan?: boolean;
+  /** Fold other versions of a skill (the same name, sem cosine ≥ 0.9) into its best-ranked hit. */
+  readonly foldVersions?: boolean;
   /** The task's dense vector mixed into the seeds (embed/embeddings.ts); the model defaults to the dist's. */
   readonly embeddings?: Omit<EmbeddingOptions, 'model'> & { readonly model?: string | undefined; readonly weight?: number };
 }
@@ -86,11 +88,11 @@ export async function runQuery(task: string, opts: QueryCommandOptions): Promise
     const retriever = openRetriever(opts.dist);
     const dense = opts.embeddings && !opts.plan ? await denseScores(task, retriever.index, opts.embeddings) : undefined;
     if (opts.plan) {
-      const result = await retriever.plan(task, { k: opts.k, budget: opts.budget });
+      const result = await retriever.plan(task, { k: opts.k, budget: opts.budget, foldVersions: opts.foldVersions === true });
       text = opts.format === 'json' ? renderPlanJson(result) : renderPlanMarkdown(result);
       status = result.status;
     } else {
-      const result = await retriever.query(task, { k: opts.k, budget: opts.budget, ...(dense ? { dense } : {}) });
+      const result = await retriever.query(task, { k: opts.k, budget: opts.budget, foldVersions: opts.foldVersions === true, ...(dense ? { dense } : {}) });
       text = opts.format === 'json' ? renderQueryJson(result) : renderQueryMarkdown(result);
       status = result.status;
     }

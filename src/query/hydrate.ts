@@ -110,6 +110,12 @@ export interface HydrateOptions {
   readonly order?: readonly number[];
   /** The "how reached" part of each header (default: direct match, or the edge diffusion used). */
   readonly how?: (index: number) => string;
+  /**
+   * Whether a hit over the budget costs its listing line (`query`: the line is all the answer says
+   * of it) or nothing (`--plan`: its outline already names every step, so a step over the budget
+   * is kept with no text and never dropped).
+   */
+  readonly listing?: 'lines' | 'outline';
 }
 
 export async function hydrate(dist: string, hits: readonly RankedHit[], budget: number, shared: SharedSections = new Map(), options: HydrateOptions = {}): Promise<HydratedHit[]> {
@@ -119,8 +125,9 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
   // Listing lines are counted exactly (a few short lines): their byte bound would take four times
   // what they cost and crowd out the content.
   const count = await loadTokenCounter();
-  const lines = hits.map((h, i) => count(listedLine(i + 1, h)));
-  const heading = count(LISTED_HEADING);
+  const outlined = options.listing === 'outline';
+  const lines = hits.map((h, i) => (outlined ? 0 : count(listedLine(i + 1, h))));
+  const heading = outlined ? 0 : count(LISTED_HEADING);
   const reserve = lines.reduce((a, b) => a + b, 0) + (hits.length > 0 ? heading : 0);
   const reserving = reserve <= budget;
   let left = reserving ? budget - reserve : budget;
@@ -190,6 +197,10 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
           continue;
         }
       }
+    }
+    if (outlined) {
+      out.push({ ...hit, rank, hydration: 'listed', text: '', cost: 0 });
+      continue;
     }
     const line = listedLine(rank, hit);
     const first = !out.some((h) => h.hydration === 'listed');

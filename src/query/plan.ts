@@ -49,11 +49,11 @@ export interface PlanRanking extends Ranking {
   readonly steps: readonly PlanStep[];
 }
 
-export function planSteps(index: GraphIndex, query: string, maxSteps: number): PlanRanking {
+export function planSteps(index: GraphIndex, query: string, maxSteps: number, options: { readonly foldVersions?: boolean } = {}): PlanRanking {
   // No feedback: it pulls the ranking towards the best hits' topic, and a plan serves every need a
   // task names (with it, "clone a repository, set up a python environment and download a dataset"
   // lost the python step to the download skill's neighbours; plan recall on the dev sets was the same).
-  const ranking = rank(index, query, Math.max(PLAN_POOL, maxSteps), { feedback: false });
+  const ranking = rank(index, query, Math.max(PLAN_POOL, maxSteps), { feedback: false, foldVersions: options.foldVersions === true });
   if (ranking.hits.length === 0) return { ...ranking, steps: [] };
   const best = ranking.hits[0]!.score;
   const chosen: { hit: RankedHit; role: PlanStep['role']; rank: number }[] = [];

@@ -130,8 +130,14 @@ export function renderPlanMarkdown(r: PlanResult): string {
   const full = r.steps.filter((h) => h.hydration !== 'listed');
   const listed = r.steps.filter((h) => h.hydration === 'listed');
   out += full.map((h) => SEPARATOR + h.text.replace(/\s*$/, '\n')).join('');
-  if (listed.length > 0) out += `${SEPARATOR}${LISTED_HEADING}${listed.map((h) => h.text).join('')}`;
+  // Steps over the budget are in the outline with their files; the answer says which they are.
+  if (listed.length > 0) out += `${SEPARATOR}${overBudgetSteps(listed.map((h) => h.rank))}`;
   return out;
+}
+
+/** The line that names the steps whose text is over the budget (the outline gives their files). */
+export function overBudgetSteps(steps: readonly number[]): string {
+  return `Over the budget, not shown (the outline above gives their files): step${steps.length === 1 ? '' : 's'} ${steps.join(', ')}.\n`;
 }
 
 export function renderPlanJson(r: PlanResult): string {

@@ -8,8 +8,8 @@ import { loadGraphIndex, type GraphIndex } from './graph-index.js';
 import { hydrate, readDistText, SEPARATOR, tokenBound, type HydratedHit } from './hydrate.js';
 import { loadSharedSections, type SharedSections } from './shared-sections.js';
 import { rank, type DenseScores, type RankedHit, type Ranking } from './rank.js';
-import { planOutline, preamble } from './render.js';
-import { planSteps, type PlanStep, type StepReason } from './plan.js';
+import { overBudgetSteps, planOutline, preamble } from './render.js';
+import { planSteps, type PlanRanking, type PlanStep, type StepReason } from './plan.js';
 import { loadTokenCounter } from '../text/bpe.js';
 import { escapeInline } from '../text/terminal.js';
 
@@ -24,6 +24,8 @@ export interface QueryOptions {
   readonly budget?: number;
   /** The task's cosines with the skills' dense vectors (`--embeddings`), mixed into the seeds. */
   readonly dense?: DenseScores;
+  /** Fold other versions of a hit into it (`--fold-versions`, rank.ts VERSION_SEM). */
+  readonly foldVersions?: boolean;
 }
 
 export interface QueryResult {
@@ -93,7 +95,7 @@ export function openRetriever(dist: string): Retriever {
     rank: (query, k = DEFAULT_K) => rank(index, query, k),
     async query(query, options = {}) {
       const { k, budget } = checkedOptions(options);
-      const ranking = rank(index, query, k, options.dense ? { dense: options.dense } : {});
+      const ranking = rank(index, query, k, { ...(options.dense ? { dense: options.dense } : {}), foldVersions: options.foldVersions === true });
       const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage, feedback: ranking.feedback };
       if (ranking.hits.length === 0) {
         return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.tokenizer }, hits: [] };
@@ -107,16 +109,25 @@ export function openRetriever(dist: string): Retriever {
     },
     async plan(query, options = {}) {
       const { k, budget } = checkedOptions(options);
-      const ranking = planSteps(index, query, k);
+      const count = await loadTokenCounter();
+      // What every plan answer holds whatever the bundles: the preamble at its longest, the outline
+      // (every step's place and reason) and the line naming the steps over the budget. A budget too
+      // small for that of k steps gets the plan of fewer (planSteps with a smaller k).
+      const fixedCost = (r: PlanRanking) =>
+        tokenBound(preamble(query, Math.max(k, 2), budget, budget, 'plan', r.unknownTerms, r.coverage)) +
+        count(planOutline(r.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after, feeds: s.feeds, serves: s.serves })))) +
+        count(SEPARATOR + overBudgetSteps(r.steps.map((_, i) => i + 1)));
+      const fold = { foldVersions: options.foldVersions === true };
+      let ranking = planSteps(index, query, k, fold);
+      for (let fewer = ranking.steps.length - 1; fewer >= 1 && fixedCost(ranking) > budget; fewer--) ranking = planSteps(index, query, fewer, fold);
       const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage, feedback: ranking.feedback };
       if (ranking.steps.length === 0) {
         return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.tokenizer }, steps: [], contracts: [] };
       }
-      const count = await loadTokenCounter();
-      // Charged first, whatever the bundles: the preamble at its longest, the outline (every step's
-      // place and reason), then each contract the steps invoke, once, while it fits; the bundles
-      // share what is left, in step order, as `query` hydrates its hits.
-      let charged = tokenBound(preamble(query, Math.max(k, 2), budget, budget, 'plan', ranking.unknownTerms, ranking.coverage)) + count(planOutline(ranking.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after, feeds: s.feeds, serves: s.serves }))));
+      // Charged first, whatever the bundles: the fixed part above, then each contract the steps
+      // invoke, once, while it fits; the bundles share what is left, in step order, as `query`
+      // hydrates its hits.
+      let charged = fixedCost(ranking);
       const contracts: PlannedContract[] = [];
       for (const id of [...new Set(ranking.steps.flatMap((s) => s.hit.node.invokes))]) {
         const file = contractFile(index, id);
@@ -139,7 +150,7 @@ export function openRetriever(dist: string): Retriever {
         const f = s.feeds[0];
         return f ? `prerequisite: feeds step ${f.step} (${f.type}: ${escapeInline(f.detail)})` : 'prerequisite';
       };
-      const hydrated = await hydrate(index.dist, planned.map((s) => s.hit), Math.max(0, budget - charged), shared(planned.map((s) => s.hit)), { order: priority, how });
+      const hydrated = await hydrate(index.dist, planned.map((s) => s.hit), Math.max(0, budget - charged), shared(planned.map((s) => s.hit)), { order: priority, how, listing: 'outline' });
       const steps = hydrated.map((h): PlannedStep => {
         const { role, after, feeds, serves } = planned[h.rank - 1]!;
         return { ...h, role, after, feeds, serves, invokes: h.node.invokes };

@@ -149,6 +149,22 @@ describe('edge rules', () => {
     expect(doc.edges.find((e) => e.type === 'wf' && e.to === 'skill:c-ship')!.evidence[0]).toMatchObject({ kind: 'link', file: 'c-ship/SKILL.md', line: 8 });
   });
 
+  it('wf keeps the direction most mentions give when two skills name each other both ways', async () => {
+    const doc = await graphOf({
+      'read-query/SKILL.md': skill('read-query', 'Generates read queries.', 'Invoke `explore-schema` first.\n\nThe schema must exist: run `explore-schema` first.\n\nLook names up with the grep commands of the `explore-schema` skill.'),
+      'explore-schema/SKILL.md': skill('explore-schema', 'Explores the schema.', 'Grep the schema file for types.'),
+      'tie-a/SKILL.md': skill('tie-a', 'A.', 'Continue with `tie-b`.'),
+      'tie-b/SKILL.md': skill('tie-b', 'B.', 'Continue with `tie-a`.'),
+    });
+    const wf = pairs(doc, 'wf');
+    // Two "first" against one reference: the schema comes first, and the reference is not a next step.
+    expect(wf).toContain('skill:explore-schema -> skill:read-query');
+    expect(wf).not.toContain('skill:read-query -> skill:explore-schema');
+    // A tie keeps both.
+    expect(wf).toContain('skill:tie-a -> skill:tie-b');
+    expect(wf).toContain('skill:tie-b -> skill:tie-a');
+  });
+
   it('sem links near neighbours above the cosine threshold only', async () => {
     const text = 'Rotate the nginx access logs daily with logrotate, compress old files and keep fourteen days.';
     const doc = await graphOf({

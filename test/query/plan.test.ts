@@ -114,6 +114,21 @@ describe('plan answers', () => {
     expect(tight.contracts[0]!.hydration).toBe('listed');
   });
 
+  it('keeps every step of the plan in its outline when the budget holds few bundles, and names the rest', async () => {
+    const all = planSteps(cli.index, TASK, 8).steps.length;
+    for (const budget of [700, 1000]) {
+      const r = await cli.plan(TASK, { budget });
+      expect(r.steps, `budget ${budget}`).toHaveLength(all);
+      const listed = r.steps.filter((s) => s.hydration === 'listed');
+      expect(listed.length, `budget ${budget}`).toBeGreaterThan(0);
+      for (const s of listed) expect(s.cost).toBe(0);
+      const md = renderPlanMarkdown(r);
+      expect(md).toMatch(new RegExp(`^# Plan: ${all} steps$`, 'm'));
+      expect(md).toContain(`Over the budget, not shown (the outline above gives their files): step${listed.length === 1 ? '' : 's'} ${listed.map((s) => s.rank).join(', ')}.`);
+      expect(countTokens(md)).toBeLessThanOrEqual(budget);
+    }
+  });
+
   it('gives JSON that validates against schemas/plan-result.schema.json', async () => {
     const doc = JSON.parse(renderPlanJson(await retrieval.plan('detect intrusions and suspicious beaconing'))) as { steps: { step: number; role: string }[] };
     expect(validateAgainst('plan-result', doc).errors).toEqual([]);

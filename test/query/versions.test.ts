@@ -1,8 +1,8 @@
 /**
- * Other versions of a skill (the same name, a sem edge of cosine at least VERSION_SEM: one skill
- * republished, or translated) are folded into the highest-ranked one: a library that ships each
- * skill in several languages does not answer one skill several times. A skill that only shares a
- * name is not a version.
+ * With --fold-versions, other versions of a skill (the same name, a sem edge of cosine at least
+ * VERSION_SEM: one skill republished, or translated) are folded into the highest-ranked one: a
+ * library that ships each skill in several languages does not answer one skill several times. A
+ * skill that only shares a name is not a version.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,9 +45,11 @@ describe('versions of a skill in a query', () => {
     const retriever = openRetriever(dist);
     try {
       const task = 'merge PDF files, split them into pages and extract the text';
-      const unfolded = rank(retriever.index, task, 5, { foldVersions: false }).hits.map((h) => h.node.path);
+      const unfolded = rank(retriever.index, task, 5).hits.map((h) => h.node.path);
       expect(unfolded.filter((p) => /^(en|zh|ja)\//.test(p))).toHaveLength(3);
-      const r = await retriever.query(task, { k: 6 });
+      const r = await retriever.query(task, { k: 6, foldVersions: true });
+      // Off by default: each version is its own hit.
+      expect((await retriever.query(task, { k: 6 })).hits.filter((h) => /^(en|zh|ja)\//.test(h.node.path))).toHaveLength(3);
       const paths = r.hits.map((h) => h.node.path);
       const top = r.hits.find((h) => /^(en|zh|ja)\//.test(h.node.path))!;
       expect(paths.filter((p) => /^(en|zh|ja)\//.test(p))).toEqual([top.node.path]);
@@ -59,7 +61,7 @@ describe('versions of a skill in a query', () => {
       expect(renderQueryMarkdown(r)).toContain(`other versions of it (same name, other text): \`${top.versions![0]}\``);
       const json = JSON.parse(renderQueryJson(r)) as unknown;
       expect(validateAgainst('query-result', json).errors).toEqual([]);
-      const plan = await retriever.plan(task, { k: 5 });
+      const plan = await retriever.plan(task, { k: 5, foldVersions: true });
       expect(plan.steps.filter((s) => /^(en|zh|ja)\//.test(s.node.path))).toHaveLength(1);
       expect(validateAgainst('plan-result', JSON.parse(renderPlanJson(plan)) as unknown).errors).toEqual([]);
     } finally {

@@ -4,7 +4,8 @@
  * Bare words are not enough: names such as "pdf" occur in prose everywhere. A name shared by several
  * skills resolves to the one nearest in the folder tree (longest common path prefix, then path).
  * Direction: the named skill comes next (A → B) unless the line says it comes first ("before",
- * "first", "requires", "prerequisite", "after using", "from" …), then B → A.
+ * "first", "requires", "prerequisite", "after using", "from" …), then B → A. When the mentions
+ * between two skills point both ways, the direction more of them give is kept (both on a tie).
  */
 import path from 'node:path';
 import type { Parent } from '../../ir/types.js';
@@ -66,7 +67,11 @@ export const wfRule: EdgeRule = {
         });
       }
     });
-    return [...edges.values()].map((e): GraphEdge => ({ from: ctx.parentIds[e.from]!, to: ctx.parentIds[e.to]!, type: 'wf', weight: e.count, evidence: e.evidence }));
+    // Mentions both ways between two skills: the direction more of them say wins ("invoke
+    // `exploring-graphql-schema` first" five times against one "use the commands defined in the
+    // `exploring-graphql-schema` skill", a reference read as a next step). A tie keeps both.
+    const kept = [...edges.values()].filter((e) => (edges.get(`${e.to} ${e.from}`)?.count ?? 0) <= e.count);
+    return kept.map((e): GraphEdge => ({ from: ctx.parentIds[e.from]!, to: ctx.parentIds[e.to]!, type: 'wf', weight: e.count, evidence: e.evidence }));
   },
 };
 
