@@ -8,6 +8,7 @@ import type { SourceSkill } from '../ir/types.js';
 import { parseSkillDetailed } from '../passes/parse.js';
 import { viewFrontmatter } from './frontmatter-view.js';
 import { yamlStartOf } from '../text/frontmatter.js';
+import { firstInvalidUtf8 } from '../text/decode.js';
 import type { LintSubject } from './types.js';
 
 /** Converts an absolute path to what the user sees: relative to `cwd`, with forward slashes. */
@@ -30,7 +31,11 @@ export function makeSubject(skill: SourceSkill, dir: string, cwd: string): LintS
   const { parent, frontmatter: split, text, lines } = parseSkillDetailed(skill, [], { gfm: false });
   const { frontmatter, problems, document } = split;
   const yamlStart = yamlStartOf(frontmatter.raw);
-  const fields = document ? viewFrontmatter(document, frontmatter.yaml, yamlStart) : null;
+  // YAML the parser could not read whole gives no fields to check: what it recovered (a value cut
+  // at a stray `: `, read as a mapping) would only raise knock-on errors that frontmatter-yaml's
+  // message already explains ("description must be a non-empty string" for a description that is one).
+  const broken = problems.some((p) => p.kind === 'frontmatter-yaml-error');
+  const fields = document && !broken ? viewFrontmatter(document, frontmatter.yaml, yamlStart) : null;
   const unclosedFences = parent.units
     .flatMap((u) => u.codeBlocks)
     .filter((b) => b.fenced && !b.closed)
@@ -54,6 +59,7 @@ export function makeSubject(skill: SourceSkill, dir: string, cwd: string): LintS
     text,
     hasByteOrderMark: parent.encoding === 'utf-8-bom',
     lossy: parent.encoding === 'utf-8-invalid',
+    encoding: encodingOf(skill.content, parent.encoding === 'utf-8-invalid', text),
     lines,
     frontmatter,
     frontmatterProblems: problems,
@@ -63,3 +69,19 @@ export function makeSubject(skill: SourceSkill, dir: string, cwd: string): LintS
     entries,
   };
 }
+
+/** The encoding problems of a skill file's bytes (LintSubject.encoding), read only when the decode found some or the text holds a NUL. */
+function encodingOf(bytes: Uint8Array, lossy: boolean, text: string): LintSubject['encoding'] {
+  const nul = text.indexOf('\0');
+  const out: { utf16?: 'little-endian' | 'big-endian'; invalid?: { byteOffset: number; byte: number; offset: number }; nul?: number } = {};
+  if (nul >= 0) out.nul = nul;
+  if (!lossy) return out;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) out.utf16 = 'little-endian';
+  else if (bytes[0] === 0xfe && bytes[1] === 0xff) out.utf16 = 'big-endian';
+  const byteOffset = firstInvalidUtf8(bytes);
+  // Where the bad byte's U+FFFD stands: the text of the bytes before it, decoded the same way.
+  const offset = new TextDecoder().decode(bytes.subarray(0, byteOffset)).replace(/^\ufeff/, '').length;
+  out.invalid = { byteOffset, byte: bytes[byteOffset] ?? 0, offset };
+  return out;
+}
+

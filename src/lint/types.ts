@@ -110,6 +110,12 @@ export interface LintSubject {
   readonly hasByteOrderMark: boolean;
   /** Whether the bytes were not valid UTF-8 (fixes are then never written). */
   readonly lossy: boolean;
+  /**
+   * What is wrong with the file's encoding, if anything: a UTF-16 byte order mark, the first byte
+   * that is not UTF-8 (its offset in the bytes, and where its U+FFFD stands in `text`), or the first
+   * NUL character of the text.
+   */
+  readonly encoding: { readonly utf16?: 'little-endian' | 'big-endian'; readonly invalid?: { readonly byteOffset: number; readonly byte: number; readonly offset: number }; readonly nul?: number };
   readonly lines: LineIndex;
   readonly frontmatter: Frontmatter;
   readonly frontmatterProblems: readonly FrontmatterProblem[];

@@ -127,7 +127,11 @@ function parseYaml(yaml: string, base: number): { data: Record<string, unknown> 
   doc.errors.slice(0, MAX_YAML_ERRORS).forEach((e, i) => {
     const more = i === MAX_YAML_ERRORS - 1 && doc.errors.length > MAX_YAML_ERRORS ? ` (and ${doc.errors.length - MAX_YAML_ERRORS} more YAML errors)` : '';
     const quote = e.code === 'MISSING_CHAR' ? openingQuote(yaml, e.pos[0], e.message) : -1;
-    if (quote >= 0) {
+    const colon = e.code === 'BLOCK_AS_IMPLICIT_KEY' ? innerColon(yaml, e.pos[0]) : -1;
+    if (colon >= 0) {
+      // The parser points at the value's start; what broke it is a `: ` further on in the value.
+      problems.push({ kind: 'frontmatter-yaml-error', offset: base + colon, endOffset: base + colon + 1, message: `invalid YAML: this ': ' inside an unquoted value starts a nested mapping, which YAML does not allow there; quote the value (key: "…") or write it as a block (key: >-)${more}` });
+    } else if (quote >= 0) {
       // The parser notices a missing quote where the text ends; the author needs the opening one.
       problems.push({ kind: 'frontmatter-yaml-error', offset: base + quote, endOffset: base + quote + 1, message: `invalid YAML: the string opened by ${yaml[quote]} here is never closed${more}` });
     } else {
@@ -198,6 +202,18 @@ function deepFlowOffset(yaml: string): number {
     } else if ((c === 93 || c === 125) && depth > 0) depth--;
   }
   return -1;
+}
+
+/**
+ * Where a value that YAML read as a nested mapping has its `: ` (a colon followed by a space or
+ * the line's end), on the line of `at` and after it; -1 when there is none (the error was
+ * something else).
+ */
+function innerColon(yaml: string, at: number): number {
+  const end = yaml.indexOf('\n', at);
+  const line = yaml.slice(at, end < 0 ? yaml.length : end);
+  const m = /:(?=\s|$)/.exec(line);
+  return m ? at + m.index : -1;
 }
 
 /**

@@ -359,3 +359,12 @@ describe('resolveTargets', () => {
     expect(r.errors[0]).toMatch(/no skills found in empty/);
   });
 });
+
+describe('a frontmatter YAML cannot read', () => {
+  it('gives one message at the stray colon, and no knock-on messages about the fields it cut', async () => {
+    const text = '---\nname: demo\ndescription: Spring Boot patterns for services. license: MIT\n---\n\n# Demo\n\nBody.\n';
+    const { skillMd } = await lintFiles({ 'SKILL.md': text });
+    expect(brief(skillMd)).toEqual([`3:${'description: Spring Boot patterns for services. license'.length + 1} frontmatter-yaml`]);
+    expect(skillMd[0]!.message).toMatch(/quote the value/);
+  });
+});

@@ -3,6 +3,7 @@
  */
 import type { LintRule } from '../types.js';
 import { codePoints, quote, reportValue } from './helpers.js';
+import { idWords } from '../../text/tokens.js';
 
 export const nameFormat: LintRule<{ maxLength: number }> = {
   meta: {
@@ -30,13 +31,16 @@ export const nameFormat: LintRule<{ maxLength: number }> = {
     const name = entry.text.trim().normalize('NFKC');
     const shown = quote(name);
     if (codePoints(name) > options.maxLength) reportValue(ctx, entry, `name ${shown} is ${codePoints(name)} characters long; the limit is ${options.maxLength}`);
-    if (name !== name.toLowerCase()) reportValue(ctx, entry, `name ${shown} must be lowercase`);
-    if (name.startsWith('-') || name.endsWith('-')) reportValue(ctx, entry, `name ${shown} must not start or end with a hyphen`);
-    if (name.includes('--')) reportValue(ctx, entry, `name ${shown} must not contain two hyphens in a row`);
+    // Every problem of the name's characters in one message, with a name that has none of them:
+    // "must be lowercase" and "may only hold a-z …" at one place read as two problems.
+    const problems: string[] = [];
+    if (name !== name.toLowerCase()) problems.push('must be lowercase');
     const bad = [...new Set([...name.toLowerCase()].filter((c) => !/[a-z0-9-]/.test(c)))];
-    if (bad.length) {
-      const list = bad.map((c) => (c === ' ' ? 'space' : `'${c}'`)).join(', ');
-      reportValue(ctx, entry, `name ${shown} may only hold a-z, 0-9 and hyphens (found ${list})`);
-    }
+    if (bad.length) problems.push(`may only hold a-z, 0-9 and hyphens (found ${bad.map((c) => (c === ' ' ? 'space' : `'${c}'`)).join(', ')})`);
+    if (name.startsWith('-') || name.endsWith('-')) problems.push('must not start or end with a hyphen');
+    if (name.includes('--')) problems.push('must not contain two hyphens in a row');
+    if (problems.length === 0) return;
+    const fixed = idWords(name).join('-').slice(0, options.maxLength).replace(/-+$/, '');
+    reportValue(ctx, entry, `name ${shown} ${problems.join('; ')}${fixed && fixed !== name ? `: for example ${quote(fixed)}` : ''}`);
   },
 };

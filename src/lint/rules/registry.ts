@@ -5,6 +5,7 @@
  */
 import type { LintRule } from '../types.js';
 import { skillFileName } from './skill-file-name.js';
+import { fileEncoding } from './file-encoding.js';
 import { frontmatterPresent } from './frontmatter-present.js';
 import { frontmatterYaml } from './frontmatter-yaml.js';
 import { frontmatterStrict } from './frontmatter-strict.js';
@@ -33,6 +34,7 @@ import { credentialExfiltration } from './credential-exfiltration.js';
 
 export const LINT_RULES: readonly LintRule[] = [
   skillFileName,
+  fileEncoding,
   frontmatterPresent,
   frontmatterYaml,
   frontmatterStrict,
