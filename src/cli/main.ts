@@ -351,14 +351,14 @@ Examples:
 Rules (id, default level; --strict raises the two marked *): see README "skillc lint".
   skill-file-name error         file-encoding error            frontmatter-present error
   frontmatter-yaml error        frontmatter-strict warn*       name-format error
-  name-matches-folder error
-  description-format error      compatibility-format error     metadata-string-map warn
-  allowed-tools-format error    allowed-tools-string warn      unknown-fields warn*
-  body-length warn              fence-balanced error           parse-budget warn
-  link-resolves error           link-depth warn                undeclared-risk warn
-  decode-and-execute error      untrusted-remote-script error  password-archive-executable error
-  paste-command-from-page error disable-os-protection error    credential-exfiltration error
-  redescribes-contract warn     contradicts-template warn      (the last two run only with --dist)
+  name-matches-folder error     description-format error       compatibility-format error
+  metadata-string-map warn      allowed-tools-format error     allowed-tools-string warn
+  unknown-fields warn*          body-length warn               fence-balanced error
+  parse-budget warn             link-resolves error            link-depth warn
+  undeclared-risk warn          decode-and-execute error       untrusted-remote-script error
+  password-archive-executable error                            paste-command-from-page error
+  disable-os-protection error   credential-exfiltration error  redescribes-contract warn
+  contradicts-template warn     (the last two run only with --dist)
 Always on: lint/skill-not-read (a skill file too large, unreadable or a symbolic link: error),
 lint/file-not-read (an unreadable file or folder: error; a script too large or linked: warning).
 

@@ -71,9 +71,25 @@ function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: bool
     }
     if (pending.trim()) push('code', pending, pendingLine, shell);
   }
-  for (const c of unit.inlineCode) if (/\s/.test(c.value.trim()) || /^[A-Z][A-Z0-9_]{3,}$/.test(c.value)) push('inline', c.value, c.line);
+  let rows: string[] | undefined;
+  for (const c of unit.inlineCode) {
+    if (!(/\s/.test(c.value.trim()) || /^[A-Z][A-Z0-9_]{3,}$/.test(c.value))) continue;
+    // A cell of a table that reads as a message (an Error column's `Token expired`, `401
+    // Unauthorized`) labels a row; the row's command is in another cell.
+    if (messageLike(c.value.trim()) && /^\s*\|/.test((rows ??= unit.text.split('\n'))[c.line - unit.line] ?? '')) continue;
+    push('inline', c.value, c.line);
+  }
   for (const b of unit.bullets) if (b.ordered) push('step', b.text, b.line);
   return out;
+}
+
+/**
+ * Whether an inline span reads as a message or a label: it starts with a number or a capitalised
+ * word (not a run of capitals like `SELECT`) and holds only words (no flag, path, file name,
+ * option or operator, which a command written with a capital would have: `Rscript run.R`).
+ */
+export function messageLike(text: string): boolean {
+  return /^(\d|[A-Z][a-z])/.test(text) && /^[\p{L}\p{N}][\p{L}\p{N}\p{M} ,'’()!?]*$/u.test(text);
 }
 
 export interface Tokens {

@@ -23,9 +23,7 @@ export type StatementKind =
   | 'import'
   | 'control'
   | 'markup'
-  | 'heading'
-  /** An inline span that starts with a capitalised word or a number: a message, status or label (`Token expired`, `401 Unauthorized`). */
-  | 'phrase';
+  | 'heading';
 
 export interface Statement {
   readonly kind: StatementKind;
@@ -46,13 +44,6 @@ const KEY_VALUE = /^(-\s+)?["']?[\w.$-]+["']?\s*:(\s|$)/;
 const MARKUP = /^(<\/?[A-Za-z][\w.:-]*|[{}[\]();,]+$|\/\/|#|<!--)/;
 /** A line whose second token is an arrow: a diagram or a mapping (`RED → write a failing test`, `A -> B`), not a statement. */
 const ARROW_LINE = /^\S+\s*(→|->|=>|⇒|➜|⟶)\s/;
-/**
- * How an inline span that names a message or a label starts: a capitalised word (not a PowerShell
- * `Verb-Noun` cmdlet, not a run of capitals like `SELECT` or `GET`) or a number. A command starts
- * with its program's name, which is written in lower case.
- */
-const PHRASE_START = /^(\d|[A-Z][a-z](?![a-z]*-[A-Z]))/;
-
 export function statementOf(line: Pick<ActionLine, 'source' | 'shell' | 'text' | 'tokens'>): Statement {
   const text = line.text.trim();
   const first = (line.tokens[0] ?? '').toLowerCase();
@@ -76,7 +67,6 @@ export function statementOf(line: Pick<ActionLine, 'source' | 'shell' | 'text' |
     if ((line.source === 'code' || /^(if|for|while|until|case|do|done|then|fi|else|elif|esac)\b/.test(text)) && CONTROL.test(text)) return { kind: 'control', head: first };
     if (line.source === 'inline' && (DECLARATION.test(text) || (ASSIGNMENT.test(text) && !/^[\w.-]+\s+-/.test(text)) || KEY_VALUE.test(text))) return { kind: 'assignment', head: first };
     if (MARKUP.test(text) && !/^\/[\w-]/.test(text)) return { kind: 'markup', head: first };
-    if (line.source === 'inline' && PHRASE_START.test(text)) return { kind: 'phrase', head: first };
     return { kind: 'command', head: first };
   }
   // A numbered step.
@@ -117,8 +107,6 @@ export function unkeptForm(template: string, source: ActionLine['source']): stri
       return 'it is markup or punctuation, not an action';
     case 'heading':
       return 'it is a heading-like phrase, not an action';
-    case 'phrase':
-      return 'it is a message or a label in inline code (it starts with a capitalised word or a number), not a command';
     default:
       return null;
   }
@@ -201,8 +189,8 @@ export function oneProgramCommand(contract: Pick<Contract, 'id' | 'scope' | 'tem
   return `it is one command of \`${program}\` whose invoke is no shorter than the line it stands for in ${longer} of its ${instances.length} source units (median ${median(instances.map((i) => i.invoke))} characters against ${median(instances.map((i) => i.line))}): the command line is already the program's interface and the contract would never pay`;
 }
 
-/** A comment's start in a line of code: `//` or `#` with a space or the line's start before it and a space after. */
-const COMMENT_START = /(^|\s)(\/\/|#)(\s|$)/;
+/** A comment's start in a line of code: `//` or `#` with a space or the line's start before it and a space after (`#{number}` is an issue number). */
+const COMMENT_START = /(^|\s)(\/\/|#)\s/;
 
 /**
  * Why a contract's parameters are not the procedure's, or null: every slot of its code and command

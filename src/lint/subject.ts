@@ -80,7 +80,7 @@ function encodingOf(bytes: Uint8Array, lossy: boolean, text: string): LintSubjec
   else if (bytes[0] === 0xfe && bytes[1] === 0xff) out.utf16 = 'big-endian';
   const byteOffset = firstInvalidUtf8(bytes);
   // Where the bad byte's U+FFFD stands: the text of the bytes before it, decoded the same way.
-  const offset = new TextDecoder().decode(bytes.subarray(0, byteOffset)).replace(/^\ufeff/, '').length;
+  const offset = new TextDecoder().decode(bytes.subarray(0, byteOffset)).length;
   out.invalid = { byteOffset, byte: bytes[byteOffset] ?? 0, offset };
   return out;
 }

@@ -16,7 +16,7 @@
 import type { EdgeType } from '../graph/types.js';
 import type { GraphIndex, QueryEdge } from './graph-index.js';
 import { CITED } from '../graph/query-index.js';
-import { MATCH_FIELDS, MAX_RANKED_QUERY_CHARS, queryWords, rank, type RankedHit, type Ranking } from './rank.js';
+import { MATCH_FIELDS, queryWords, rank, rankedPart, type RankedHit, type Ranking } from './rank.js';
 
 /** A seed is a step when its score reaches this share of the best seed's (tuned on the dev sets, BENCHMARKS.md). */
 export const PLAN_SCORE_RATIO = 0.6;
@@ -50,16 +50,25 @@ export interface PlanRanking extends Ranking {
 }
 
 export function planSteps(index: GraphIndex, query: string, maxSteps: number, options: { readonly foldVersions?: boolean } = {}): PlanRanking {
+  return planFromRanking(index, query, planRanking(index, query, maxSteps, options), maxSteps);
+}
+
+/** The ranking a plan of at most `maxSteps` steps chooses from (a plan of fewer steps may choose from the same). */
+export function planRanking(index: GraphIndex, query: string, maxSteps: number, options: { readonly foldVersions?: boolean } = {}): Ranking {
   // No feedback: it pulls the ranking towards the best hits' topic, and a plan serves every need a
   // task names (with it, "clone a repository, set up a python environment and download a dataset"
   // lost the python step to the download skill's neighbours; plan recall on the dev sets was the same).
-  const ranking = rank(index, query, Math.max(PLAN_POOL, maxSteps), { feedback: false, foldVersions: options.foldVersions === true });
+  return rank(index, query, Math.max(PLAN_POOL, maxSteps), { feedback: false, foldVersions: options.foldVersions === true });
+}
+
+/** The plan of at most `maxSteps` steps from a ranking of the task (planRanking). */
+export function planFromRanking(index: GraphIndex, query: string, ranking: Ranking, maxSteps: number): PlanRanking {
   if (ranking.hits.length === 0) return { ...ranking, steps: [] };
   const best = ranking.hits[0]!.score;
   const chosen: { hit: RankedHit; role: PlanStep['role']; rank: number }[] = [];
   const ids = new Set<string>();
-  // Byte-identical copies of a skill are already one hit (rank.ts folds them). Near-copies are
-  // not dropped: they are often versions of a skill that differ where it matters (skipping those
+  // Byte-identical copies of a skill are already one hit (rank.ts folds them), and so are other
+  // versions with --fold-versions. Near-copies are otherwise not dropped: they are often versions of a skill that differ where it matters (skipping those
   // with a sem cosine of 0.9 or more cost plan recall 0.596 → 0.564 on the dev instructions).
   ranking.hits.forEach((hit, rank) => {
     if (chosen.length >= maxSteps || hit.scores.seed === 0 || hit.score < PLAN_SCORE_RATIO * best) return;
@@ -155,8 +164,7 @@ function whereNamed(index: GraphIndex, query: string, hits: readonly RankedHit[]
  * write", "search and replace" are one step).
  */
 export function taskClauses(query: string): string[] {
-  return query
-    .slice(0, MAX_RANKED_QUERY_CHARS)
+  return rankedPart(query)
     .split(/[.;:!?,](?=\s)|\n|\s(?=then\s)/i)
     .filter((c) => c.trim() !== '');
 }

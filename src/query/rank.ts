@@ -5,7 +5,7 @@
  * a skill. Only parents are ranked. When the best seed covers too little of the weight of the query
  * terms the library holds, the answer is NO_SKILL_HIT instead of the least bad skills.
  */
-import { contentWords, stem } from '../text/tokens.js';
+import { contentWords, indexTerm } from '../text/tokens.js';
 import { EDGE_TYPES, FIELDS, type EdgeType, type ParentNode } from '../graph/types.js';
 import type { GraphIndex } from './graph-index.js';
 import { roundTo } from '../util/round.js';
@@ -315,19 +315,22 @@ export function queryTermCounts(query: string): Map<string, number> {
  * dropped: skills that show date formats or masked values would otherwise match it.
  */
 export function queryWords(query: string): { readonly word: string; readonly term: string }[] {
-  let read = query;
-  if (query.length > MAX_RANKED_QUERY_CHARS) {
-    let end = MAX_RANKED_QUERY_CHARS;
-    // Back off over a word the cut went through (a loop: an end-anchored regex is quadratic in a long run).
-    if (isWordChar(query.charCodeAt(end))) while (end > 0 && isWordChar(query.charCodeAt(end - 1))) end--;
-    read = query.slice(0, end);
-  }
+  const read = rankedPart(query);
   const out: { word: string; term: string }[] = [];
   for (const w of contentWords(read)) {
     if (/^([a-z])\1+$/.test(w)) continue;
-    out.push({ word: w, term: stem(w) });
+    out.push({ word: w, term: indexTerm(w) });
   }
   return out;
+}
+
+/** The part of a query that ranking reads: its first MAX_RANKED_QUERY_CHARS characters, without a word the cut went through. */
+export function rankedPart(query: string): string {
+  if (query.length <= MAX_RANKED_QUERY_CHARS) return query;
+  let end = MAX_RANKED_QUERY_CHARS;
+  // Back off over a word the cut went through (a loop: an end-anchored regex is quadratic in a long run).
+  if (isWordChar(query.charCodeAt(end))) while (end > 0 && isWordChar(query.charCodeAt(end - 1))) end--;
+  return query.slice(0, end);
 }
 
 /** ASCII letters and digits: what `words` builds words from. */

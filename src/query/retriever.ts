@@ -9,7 +9,7 @@ import { hydrate, readDistText, SEPARATOR, tokenBound, type HydratedHit } from '
 import { loadSharedSections, type SharedSections } from './shared-sections.js';
 import { rank, type DenseScores, type RankedHit, type Ranking } from './rank.js';
 import { overBudgetSteps, planOutline, preamble } from './render.js';
-import { planSteps, type PlanRanking, type PlanStep, type StepReason } from './plan.js';
+import { planFromRanking, planRanking, type PlanRanking, type PlanStep, type StepReason } from './plan.js';
 import { loadTokenCounter } from '../text/bpe.js';
 import { escapeInline } from '../text/terminal.js';
 
@@ -117,9 +117,10 @@ export function openRetriever(dist: string): Retriever {
         tokenBound(preamble(query, Math.max(k, 2), budget, budget, 'plan', r.unknownTerms, r.coverage)) +
         count(planOutline(r.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after, feeds: s.feeds, serves: s.serves })))) +
         count(SEPARATOR + overBudgetSteps(r.steps.map((_, i) => i + 1)));
-      const fold = { foldVersions: options.foldVersions === true };
-      let ranking = planSteps(index, query, k, fold);
-      for (let fewer = ranking.steps.length - 1; fewer >= 1 && fixedCost(ranking) > budget; fewer--) ranking = planSteps(index, query, fewer, fold);
+      // One ranking; the plans of fewer steps choose from it (a step less each time, never below one).
+      const ranked = planRanking(index, query, k, { foldVersions: options.foldVersions === true });
+      let ranking = planFromRanking(index, query, ranked, k);
+      for (let fewer = ranking.steps.length - 1; fewer >= 1 && fixedCost(ranking) > budget; fewer--) ranking = planFromRanking(index, query, ranked, fewer);
       const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage, feedback: ranking.feedback };
       if (ranking.steps.length === 0) {
         return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.tokenizer }, steps: [], contracts: [] };

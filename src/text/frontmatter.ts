@@ -130,7 +130,7 @@ function parseYaml(yaml: string, base: number): { data: Record<string, unknown> 
     const colon = e.code === 'BLOCK_AS_IMPLICIT_KEY' ? innerColon(yaml, e.pos[0]) : -1;
     if (colon >= 0) {
       // The parser points at the value's start; what broke it is a `: ` further on in the value.
-      problems.push({ kind: 'frontmatter-yaml-error', offset: base + colon, endOffset: base + colon + 1, message: `invalid YAML: this ': ' inside an unquoted value starts a nested mapping, which YAML does not allow there; quote the value (key: "…") or write it as a block (key: >-)${more}` });
+      problems.push({ kind: 'frontmatter-yaml-error', offset: base + colon, endOffset: base + colon + 1, message: `invalid YAML: this ': ' in the value starts a nested mapping, which YAML does not allow there; put the whole value in quotes (key: "…") or write it as a block (key: >-)${more}` });
     } else if (quote >= 0) {
       // The parser notices a missing quote where the text ends; the author needs the opening one.
       problems.push({ kind: 'frontmatter-yaml-error', offset: base + quote, endOffset: base + quote + 1, message: `invalid YAML: the string opened by ${yaml[quote]} here is never closed${more}` });

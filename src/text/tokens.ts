@@ -134,11 +134,20 @@ export function contentTokens(text: string): string[] {
   return out;
 }
 
-/** The terms of the graph index and of a query: the content words (mixed runs too), stemmed. */
+/** The terms of the graph index and of a query: the content words (mixed runs too), as indexTerm gives them. */
 export function indexTokens(text: string): string[] {
   const out: string[] = [];
-  scanContentWords(text, true, (w) => out.push(stem(w)));
+  scanContentWords(text, true, (w) => out.push(indexTerm(w)));
   return out;
+}
+
+/**
+ * A content word's term in the graph index: its stem, or a run of letters and digits as it is.
+ * Porter2 is for English words, and it uses the digit 3 as a marker of its own: it would turn
+ * `mp3` into `mpi` and `python3` into `pythoni`, matching MPI and nothing of Python.
+ */
+export function indexTerm(word: string): string {
+  return /[0-9]/.test(word) ? word : stem(word);
 }
 
 function scanContentWords(text: string, mixed: boolean, emit: (word: string) => void): void {

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { commentSlots, headingLike, oneProgramCommand, statementOf, subcommandSlot, unkeptForm } from '../../src/extract/statement.js';
-import { tokenizeCode, tokenizeLine, type ActionLine } from '../../src/extract/action-lines.js';
+import { actionLines, messageLike, tokenizeCode, tokenizeLine, type ActionLine } from '../../src/extract/action-lines.js';
+import type { Unit } from '../../src/ir/types.js';
 import type { ActionTemplate } from '../../src/ir/types.js';
 
 function line(source: ActionLine['source'], text: string, shell = false) {
@@ -129,18 +130,21 @@ describe('subcommandSlot', () => {
 });
 
 describe('messages, diagrams and remarks are not procedures (an unseen library: table cells, translated docs)', () => {
-  it('reads an inline span that starts with a capitalised word or a number as a message, not a command', () => {
-    expect(statementOf(line('inline', 'Token expired')).kind).toBe('phrase');
-    expect(statementOf(line('inline', '401 Unauthorized')).kind).toBe('phrase');
-    expect(statementOf(line('inline', 'Invalid grant')).kind).toBe('phrase');
-    expect(unkeptForm('400 {name} not connected', 'inline')).toMatch(/message or a label/);
-    // Programs are named in lower case; PowerShell cmdlets, SQL and HTTP verbs are commands.
-    expect(statementOf(line('inline', 'atris login')).kind).toBe('command');
-    expect(statementOf(line('inline', 'Get-ChildItem -Path logs')).kind).toBe('command');
-    expect(statementOf(line('inline', 'SELECT * FROM users')).kind).toBe('command');
-    expect(statementOf(line('inline', 'POST /x-search/search')).kind).toBe('command');
-    // A numbered step is prose: its capital letter says nothing.
-    expect(statementOf(line('step', 'Run the tests')).kind).toBe('action');
+  it('leaves out a table cell that reads as a message; keeps commands, written with a capital or not', () => {
+    const unit = {
+      id: 'x#1', line: 10,
+      text: '| Error | Fix |\n|---|---|\n| `Token expired` | Run `atris login` |\n| `401 Unauthorized` | `Rscript renew.R --force` |\n\nSee `Deploy web to prod` in prose.',
+      inlineCode: [
+        { value: 'Token expired', line: 12 }, { value: 'atris login', line: 12 },
+        { value: '401 Unauthorized', line: 13 }, { value: 'Rscript renew.R --force', line: 13 },
+        { value: 'Deploy web to prod', line: 15 },
+      ],
+      codeBlocks: [], bullets: [],
+    } as unknown as Unit;
+    expect(actionLines(unit).map((l) => l.text)).toEqual(['atris login', 'Rscript renew.R --force', 'Deploy web to prod']);
+    expect(['Token expired', '401 Unauthorized', 'Invalid grant'].every(messageLike)).toBe(true);
+    for (const c of ['Rscript analysis.R', '7z x archive.7z', '2to3 -w file.py', 'PowerShell -File x.ps1', 'SELECT * FROM users', 'atris login']) expect(messageLike(c), c).toBe(false);
+    expect(unkeptForm('Deploy {service} to {env}', 'inline')).toBeNull();
   });
 
   it('reads a line whose second token is an arrow as a diagram', () => {
@@ -160,6 +164,8 @@ describe('messages, diagrams and remarks are not procedures (an unseen library: 
     // `#` inside a word or a URL starts no comment.
     expect(commentSlots({ templates: [tpl('git checkout {branch}#L10')] })).toBeNull();
     expect(commentSlots({ templates: [tpl('open http://{host}/x')] })).toBeNull();
+    expect(commentSlots({ templates: [tpl('gh issue close #{number}')] })).toBeNull();
+    expect(commentSlots({ templates: [tpl('git commit -m "Closes #{issue}"')] })).toBeNull();
   });
 
   it('keeps a word of any script one code token', () => {

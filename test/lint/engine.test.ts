@@ -365,6 +365,6 @@ describe('a frontmatter YAML cannot read', () => {
     const text = '---\nname: demo\ndescription: Spring Boot patterns for services. license: MIT\n---\n\n# Demo\n\nBody.\n';
     const { skillMd } = await lintFiles({ 'SKILL.md': text });
     expect(brief(skillMd)).toEqual([`3:${'description: Spring Boot patterns for services. license'.length + 1} frontmatter-yaml`]);
-    expect(skillMd[0]!.message).toMatch(/quote the value/);
+    expect(skillMd[0]!.message).toMatch(/put the whole value in quotes/);
   });
 });

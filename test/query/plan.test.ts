@@ -78,6 +78,8 @@ describe('plan steps', () => {
     const steps = planSteps(cli.index, 'set up a python environment and then download a dataset', 8).steps;
     expect(steps.map((s) => s.serves)).toEqual([['python', 'environment'], ['download', 'dataset'], ['download']]);
     expect(taskClauses('Read model.py, fit the loss; then train it\nand save it')).toEqual(['Read model.py', ' fit the loss', 'then train it', 'and save it']);
+    // Cut where ranking cuts a long task: not inside a word, so a step never serves half a word ranking did not read.
+    expect(taskClauses('resize images, extract pdf text'.padEnd(99_995) + 'batchfoo').join('')).not.toContain('batch');
   });
 
   it('stops at k steps', () => {
