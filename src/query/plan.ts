@@ -68,8 +68,9 @@ export function planFromRanking(index: GraphIndex, query: string, ranking: Ranki
   const chosen: { hit: RankedHit; role: PlanStep['role']; rank: number }[] = [];
   const ids = new Set<string>();
   // Byte-identical copies of a skill are already one hit (rank.ts folds them), and so are other
-  // versions with --fold-versions. Near-copies are otherwise not dropped: they are often versions of a skill that differ where it matters (skipping those
-  // with a sem cosine of 0.9 or more cost plan recall 0.596 → 0.564 on the dev instructions).
+  // versions with --fold-versions. Near-copies are otherwise not dropped: they are often versions
+  // of a skill that differ where it matters (skipping those with a sem cosine of 0.9 or more cost
+  // plan recall 0.596 → 0.564 on the dev instructions).
   ranking.hits.forEach((hit, rank) => {
     if (chosen.length >= maxSteps || hit.scores.seed === 0 || hit.score < PLAN_SCORE_RATIO * best) return;
     chosen.push({ hit, role: 'match', rank });
@@ -109,8 +110,7 @@ export function planFromRanking(index: GraphIndex, query: string, ranking: Ranki
 /**
  * Where the task names each hit's work, and with which of its words. A hit's terms are the task's
  * terms its name, description or I/O hold (what a skill says it is for), or any of its fields when
- * those hold none. The task is read as clauses (split at sentence ends, commas, semicolons, colons
- * and line breaks); a hit stands at the clause whose words it holds the most IDF weight of (the
+ * those hold none. The task is read as clauses (taskClauses); a hit stands at the clause whose words it holds the most IDF weight of (the
  * first on a tie): a task states its steps in the order they are done ("download a video, extract
  * the audio, transcribe it") far more often than a ranking puts them, and a word most skills share,
  * or one the task's opening sentence says in passing, moves a hit little. A hit none of whose terms

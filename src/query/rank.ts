@@ -309,7 +309,7 @@ export function queryTermCounts(query: string): Map<string, number> {
 }
 
 /**
- * The query's content words in the order it says them, each with its term (the build's stem), from
+ * The query's content words in the order it says them, each with its index term (indexTerm), from
  * its first MAX_RANKED_QUERY_CHARS characters (without the word cut there). A word of one letter
  * repeated (`xxxx`, `yyyy`) is a placeholder or filler, not something a task asks for, and is
  * dropped: skills that show date formats or masked values would otherwise match it.
