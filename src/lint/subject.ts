@@ -5,10 +5,9 @@
  */
 import path from 'node:path';
 import type { SourceSkill } from '../ir/types.js';
-import { parseSkillDetailed } from '../passes/parse.js';
+import { parseSkillDetailed, type DetailedParse } from '../passes/parse.js';
 import { viewFrontmatter } from './frontmatter-view.js';
 import { yamlStartOf } from '../text/frontmatter.js';
-import { firstInvalidUtf8 } from '../text/decode.js';
 import type { LintSubject } from './types.js';
 
 /** Converts an absolute path to what the user sees: relative to `cwd`, with forward slashes. */
@@ -28,7 +27,7 @@ export function displayFile(displayDir: string, rel: string): string {
  */
 export function makeSubject(skill: SourceSkill, dir: string, cwd: string): LintSubject {
   // The parse's own diagnostics are not used: the rules report those problems with their ids.
-  const { parent, frontmatter: split, text, lines } = parseSkillDetailed(skill, [], { gfm: false });
+  const { parent, frontmatter: split, text, lines, invalid } = parseSkillDetailed(skill, [], { gfm: false });
   const { frontmatter, problems, document } = split;
   const yamlStart = yamlStartOf(frontmatter.raw);
   // YAML the parser could not read whole gives no fields to check: what it recovered (a value cut
@@ -59,7 +58,7 @@ export function makeSubject(skill: SourceSkill, dir: string, cwd: string): LintS
     text,
     hasByteOrderMark: parent.encoding === 'utf-8-bom',
     lossy: parent.encoding === 'utf-8-invalid',
-    encoding: encodingOf(skill.content, parent.encoding === 'utf-8-invalid', text),
+    encoding: encodingOf(skill.content, invalid, text),
     lines,
     frontmatter,
     frontmatterProblems: problems,
@@ -70,18 +69,15 @@ export function makeSubject(skill: SourceSkill, dir: string, cwd: string): LintS
   };
 }
 
-/** The encoding problems of a skill file's bytes (LintSubject.encoding), read only when the decode found some or the text holds a NUL. */
-function encodingOf(bytes: Uint8Array, lossy: boolean, text: string): LintSubject['encoding'] {
+/** The encoding problems of a skill file (LintSubject.encoding): the parse's first invalid byte, a UTF-16 byte order mark before it, the first NUL. */
+function encodingOf(bytes: Uint8Array, invalid: DetailedParse['invalid'], text: string): LintSubject['encoding'] {
   const nul = text.indexOf('\0');
-  const out: { utf16?: 'little-endian' | 'big-endian'; invalid?: { byteOffset: number; byte: number; offset: number }; nul?: number } = {};
+  const out: { utf16?: 'little-endian' | 'big-endian'; invalid?: DetailedParse['invalid']; nul?: number } = {};
   if (nul >= 0) out.nul = nul;
-  if (!lossy) return out;
+  if (!invalid) return out;
   if (bytes[0] === 0xff && bytes[1] === 0xfe) out.utf16 = 'little-endian';
   else if (bytes[0] === 0xfe && bytes[1] === 0xff) out.utf16 = 'big-endian';
-  const byteOffset = firstInvalidUtf8(bytes);
-  // Where the bad byte's U+FFFD stands: the text of the bytes before it, decoded the same way.
-  const offset = new TextDecoder().decode(bytes.subarray(0, byteOffset)).length;
-  out.invalid = { byteOffset, byte: bytes[byteOffset] ?? 0, offset };
+  out.invalid = invalid;
   return out;
 }
 

@@ -148,6 +148,8 @@ export interface DetailedParse {
   /** The decoded SKILL.md text (byte order mark removed) and its line index. */
   readonly text: string;
   readonly lines: LineIndex;
+  /** The first byte that is not UTF-8, when there is one: its offset in the bytes, its value, and where its U+FFFD stands in `text`. */
+  readonly invalid?: { readonly byteOffset: number; readonly byte: number; readonly offset: number };
 }
 
 /** parseSkill, also returning the frontmatter split; `gfm: false` parses CommonMark only (lint). */
@@ -168,11 +170,13 @@ export function parseSkillDetailed(skill: SourceSkill, diags: Diagnostic[], opti
   if (decoded.encoding === 'utf-8-bom') {
     diags.push(makeDiagnostic(NAME, 'byte-order-mark', { file, message: 'SKILL.md starts with a UTF-8 byte order mark; it is not part of the decoded text' }));
   }
+  let invalid: DetailedParse['invalid'];
   if (decoded.encoding === 'utf-8-invalid') {
     const bad = decoded.firstInvalidByte ?? 0;
-    const prefix = new TextDecoder().decode(skill.content.subarray(0, bad));
-    const pos = new LineIndex(prefix).position(prefix.length);
-    const byte = skill.content[bad]!.toString(16).padStart(2, '0');
+    // The bytes before the bad one are valid: decoded alone they are the text up to its U+FFFD.
+    invalid = { byteOffset: bad, byte: skill.content[bad] ?? 0, offset: new TextDecoder().decode(skill.content.subarray(0, bad)).length };
+    const pos = lines.position(invalid.offset);
+    const byte = invalid.byte.toString(16).padStart(2, '0');
     diags.push(makeDiagnostic(NAME, 'invalid-utf8', { file, line: pos.line, column: pos.column, message: `SKILL.md is not valid UTF-8 (first bad byte 0x${byte} at byte offset ${bad}); decoded with U+FFFD replacements` }));
   }
   if (skill.content.length > LARGE_SKILL_BYTES) {
@@ -229,5 +233,5 @@ export function parseSkillDetailed(skill: SourceSkill, diags: Diagnostic[], opti
     references: by('reference'),
     assets: by('asset'),
   };
-  return { parent, frontmatter: split, text, lines };
+  return { parent, frontmatter: split, text, lines, ...(invalid ? { invalid } : {}) };
 }

@@ -29,6 +29,7 @@ import { NODES_FILE } from '../graph/query-index.js';
 import type { RankedHit } from './rank.js';
 import { withoutRepeats, type SharedSections } from './shared-sections.js';
 import { collapse } from '../text/collapse.js';
+import { fenceOpening, isFenceClose, type FenceOpening } from '../text/block-lines.js';
 
 /** Between two hits in the output; charged to every hydrated hit, so the one left over pays for the rule before the listed hits. */
 export const SEPARATOR = '\n---\n\n';
@@ -247,31 +248,28 @@ export async function truncate(text: string, room: number, file: string): Promis
   return { text: rendered, tokens: count(rendered) };
 }
 
-/** A fence's opening line (CommonMark: up to three spaces, then three or more backticks or tildes). */
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-
 /**
  * What closes the blocks the first `n` lines leave open: a fence of the opener's character and
  * length, and one `</details>` per element opened outside code and not closed. '' when none is open.
  */
 export function closersOf(lines: readonly string[], n: number): string {
-  let fence: string | null = null;
+  let fence: FenceOpening | null = null;
   let details = 0;
   for (let i = 0; i < n; i++) {
     const line = lines[i]!;
-    const m = FENCE.exec(line);
+    // A fence is indented by at most three spaces (a fourth makes `rest` start with a space: no fence).
+    const rest = line.replace(/^ {0,3}/, '');
     if (fence !== null) {
-      // A closing fence: the same character, at least as long, nothing after it but spaces.
-      if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && m[2]!.trim() === '') fence = null;
+      if (isFenceClose(rest, fence)) fence = null;
       continue;
     }
-    // A backtick fence's info string holds no backtick; otherwise the line is inline code.
-    if (m && !(m[1]![0] === '`' && m[2]!.includes('`'))) {
-      fence = m[1]!;
+    const opening = fenceOpening(rest);
+    if (opening) {
+      fence = opening;
       continue;
     }
     details += (line.match(/<details\b/gi) ?? []).length;
     details = Math.max(0, details - (line.match(/<\/details\s*>/gi) ?? []).length);
   }
-  return (fence !== null ? `${fence}\n` : '') + '</details>\n'.repeat(details);
+  return (fence !== null ? `${fence.char.repeat(fence.length)}\n` : '') + '</details>\n'.repeat(details);
 }

@@ -8,8 +8,7 @@
  * asked for. JSON keeps the whole query (it is data, and `tokens.charged` counts the markdown).
  */
 import { escapeInline } from '../text/terminal.js';
-import { contentWords, indexTerm } from '../text/tokens.js';
-import { MAX_RANKED_QUERY_CHARS } from './rank.js';
+import { queryWords } from './rank.js';
 import { countCodePoints, cutAtCodePoints } from '../text/code-points.js';
 import { stableStringify } from '../util/stable-json.js';
 import { firstSentence, LISTED_HEADING, SEPARATOR, type HydratedHit } from './hydrate.js';
@@ -64,7 +63,7 @@ export function unknownNote(query: string, unknownTerms: readonly string[], cove
   if (unknownTerms.length === 0) return '';
   const unknown = new Set(unknownTerms);
   const named = new Set<string>();
-  for (const w of contentWords(query.slice(0, MAX_RANKED_QUERY_CHARS))) if (unknown.has(indexTerm(w))) named.add(w);
+  for (const { word, term } of queryWords(query)) if (unknown.has(term)) named.add(word);
   const list = [...named];
   const shown = list.slice(0, UNKNOWN_WORDS_SHOWN).map((w) => escapeInline(w.slice(0, UNKNOWN_WORD_CHARS)));
   const more = list.length > shown.length ? ` and ${list.length - shown.length} more` : '';

@@ -112,7 +112,7 @@ export function openRetriever(dist: string): Retriever {
       const count = await loadTokenCounter();
       // What every plan answer holds whatever the bundles: the preamble at its longest, the outline
       // (every step's place and reason) and the line naming the steps over the budget. A budget too
-      // small for that of k steps gets the plan of fewer (planSteps with a smaller k).
+      // small for that of k steps gets the plan of fewer steps.
       const fixedCost = (r: PlanRanking) =>
         tokenBound(preamble(query, Math.max(k, 2), budget, budget, 'plan', r.unknownTerms, r.coverage)) +
         count(planOutline(r.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after, feeds: s.feeds, serves: s.serves })))) +
