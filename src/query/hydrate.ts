@@ -257,8 +257,9 @@ export function closersOf(lines: readonly string[], n: number): string {
   let details = 0;
   for (let i = 0; i < n; i++) {
     const line = lines[i]!;
-    // A fence is indented by at most three spaces (a fourth makes `rest` start with a space: no fence).
-    const rest = line.replace(/^ {0,3}/, '');
+    // A fence is indented by at most three spaces (a fourth makes `rest` start with a space: no
+    // fence); the text was split at \n, so a line of a CRLF file ends in its \r.
+    const rest = line.replace(/^ {0,3}/, '').replace(/\r$/, '');
     if (fence !== null) {
       if (isFenceClose(rest, fence)) fence = null;
       continue;

@@ -14,6 +14,13 @@ describe('closersOf', () => {
     expect(closersOf(lines, 9)).toBe('~~~\n');
   });
 
+  it('reads the fences of a file with CRLF line endings (split at \\n, each line keeps its \\r)', () => {
+    const lines = ['# A\r', '```bash\r', 'ls\r', '```\r', 'text\r', '~~~\r', 'x\r'];
+    expect(closersOf(lines, 3)).toBe('```\n');
+    expect(closersOf(lines, 5)).toBe('');
+    expect(closersOf(lines, 7)).toBe('~~~\n');
+  });
+
   it('takes a line of inline code for no fence, and a short fence for no closer', () => {
     expect(closersOf(['```js `x` ```', 'text'], 2)).toBe('');
     expect(closersOf(['````', '```', 'still code'], 3)).toBe('````\n');
