@@ -263,9 +263,10 @@ export async function renderLibrary(ir: BuildIR, libraryRoot: string, memo?: Ren
   if (ir.passages) artifacts.push(...passageArtifacts(ir, count));
   if (!ir.callSites || !ir.profiles) return { artifacts, stats: null, callSitesByContract };
 
-  const { functionNames } = await import('../typed/identifiers.js');
+  const { functionNameOf, functionNames } = await import('../typed/identifiers.js');
   const names = functionNames(promoted.map((c) => c.id));
-  for (const c of shown) artifacts.push({ path: `contracts/${c.id}.md`, content: renderContractMarkdown(c, profiles.get(c.cluster), callSitesByContract.get(c.id) ?? [], names.get(c.id) ?? c.id) });
+  // A review contract is not declared in index.d.ts; its signature still needs an identifier (its id has hyphens).
+  for (const c of shown) artifacts.push({ path: `contracts/${c.id}.md`, content: renderContractMarkdown(c, profiles.get(c.cluster), callSitesByContract.get(c.id) ?? [], names.get(c.id) ?? functionNameOf(c.id)) });
   if (declarations !== undefined) artifacts.push({ path: 'contracts/index.d.ts', content: declarations });
 
   const dropped = ir.droppedCallSites ?? [];

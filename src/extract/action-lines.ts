@@ -46,6 +46,9 @@ function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: bool
     if (t.length < 2 || t.length > MAX_LINE_CHARS || !/[A-Za-z0-9_]{2}/.test(t.includes('<') ? t.replace(/<\/?[\w.-]+>/g, '') : t)) return;
     out.push(make(source, shell, t, line));
   };
+  // Where blocks holding a command (a line of words and arguments, not a lone URL or name) start: a
+  // numbered step around one is stated by it (below).
+  const commandBlocks: number[] = [];
   for (const block of unit.codeBlocks) {
     const shell = SHELL_LANGS.has((block.lang ?? '').toLowerCase());
     const lines = block.value.split('\n');
@@ -65,6 +68,7 @@ function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: bool
       l = pending + l;
       pending = '';
       if (l.trim()) {
+        if (/\S\s+\S/.test(l) && commandBlocks[commandBlocks.length - 1] !== block.start) commandBlocks.push(block.start);
         push('code', l, pendingLine, shell);
         kept++;
       }
@@ -72,15 +76,53 @@ function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: bool
     if (pending.trim()) push('code', pending, pendingLine, shell);
   }
   let rows: string[] | undefined;
+  // Inline spans that read as commands (words and arguments), by offset.
+  const commandSpans: number[] = [];
   for (const c of unit.inlineCode) {
     if (!(/\s/.test(c.value.trim()) || /^[A-Z][A-Z0-9_]{3,}$/.test(c.value))) continue;
     // A cell of a table that reads as a message (an Error column's `Token expired`, `401
     // Unauthorized`) labels a row; the row's command is in another cell.
     if (messageLike(c.value.trim()) && /^\s*\|/.test((rows ??= unit.text.split('\n'))[c.line - unit.line] ?? '')) continue;
+    // `Never run `x --confirm` unless …`, `use `a` instead of `b``: the span is what not to do.
+    if (forbidden(clauseBefore(unit, c.start))) continue;
+    if (/\s/.test(c.value.trim())) commandSpans.push(c.start);
     push('inline', c.value, c.line);
   }
-  for (const b of unit.bullets) if (b.ordered) push('step', b.text, b.line);
+  for (const b of unit.bullets) {
+    if (!b.ordered || FORBIDDING_STEP.test(b.text)) continue;
+    // A step that holds a command, in a block or a span, is stated by it, an action line of its own:
+    // the step's words around it title it (`Convert DOCX to PDF:`) or say what it made (`This
+    // creates files like page-1.jpg`), and as a second action they would make one command two
+    // steps of a procedure. A step around a value (a URL in a block) is the action itself.
+    const within = (at: number) => at >= b.start && at < b.end;
+    if (b.end > b.start && (commandBlocks.some(within) || commandSpans.some(within))) continue;
+    push('step', b.text, b.line);
+  }
   return out;
+}
+
+/**
+ * Words that forbid what follows them in a clause (`Never run`, `Do not use`, `instead of`): a
+ * command under them is what not to do, not an action of the procedure. (A bare `not` is left out:
+ * `check that it does not fail` states what to verify.)
+ */
+const FORBIDDING = /(^|[^\p{L}])(never|don['’]?t|do not|must not|mustn['’]t|should not|shouldn['’]t|avoid|instead of|rather than)(?![\p{L}])|[❌✗✘🚫]/iu;
+
+/** A numbered step that opens by forbidding (`Never force-push to main`, `❌ Don't …`). */
+const FORBIDDING_STEP = /^[^\p{L}\p{N}]*(never|don['’]?t|do not|must not|should not|avoid)(?![\p{L}])|^[^\p{L}\p{N}]*[❌✗✘🚫]/iu;
+
+function forbidden(clause: string): boolean {
+  return FORBIDDING.test(clause);
+}
+
+/** The text of the clause before `at` (a file offset in the unit): back to the last sentence or clause mark, or the line start. */
+function clauseBefore(unit: Unit, at: number): string {
+  const rel = at - unit.start;
+  if (rel <= 0 || rel > unit.text.length) return '';
+  const lineStart = unit.text.lastIndexOf('\n', rel - 1) + 1;
+  const before = unit.text.slice(lineStart, rel);
+  const m = /[.;:,!?](?=\s)[^.;:,!?]*$/.exec(before);
+  return m ? before.slice(m.index + 1) : before;
 }
 
 /**

@@ -79,6 +79,9 @@ export function authorTemplateOf(line: Pick<ActionLine, 'source' | 'shell' | 'te
   const constant = pieces.join(' ');
   // A template needs a word of its own (a command, a verb) and must start with it.
   if (!/[A-Za-z]{2}/.test(constant) || pieces[0]!.trim() === '') return null;
+  // A line that opens with a bracketed label or a symbol (`[SHOT N | time range]: up to …`) names a
+  // part of a format; a command opens with a word or a path (`./run.sh`, `~/bin/x`).
+  if (!/^\s*(\p{L}|[./~][\w./~-])/u.test(pieces[0]!)) return null;
   // Two placeholders with nothing between them cannot be told apart in a concrete line.
   if (pieces.slice(1, -1).some((p) => p.trim() === '')) return null;
   // An action starts with a command or a verb; a capitalised word that is neither starts a message
@@ -114,7 +117,8 @@ function isVerb(word: string): boolean {
  * The slot values of a concrete line that instantiates an author template (its action label
  * aside), or null. A value that reads as a program's arguments — a flag, quotes, a pipe, a
  * redirect, a command substitution — is no value of the placeholder: `open -a "Google Chrome"` is
- * a shell command, not `open {receptacle}`. Nor is a value that reads as source code — a path
+ * a shell command, not `open {receptacle}`; so is a flag after the value (`<orderCode> --confirm` is
+ * another command than `<orderCode>`). Nor is an elided value (`reorder ... --confirm`). Nor is a value that reads as source code — a path
  * separator `::`, a brace, an assignment: the Rust import `use solana_program::{` is not
  * `use {tool}`. Nor is a value that is a placeholder itself
  * (`use [module]`, `activate OBJ`): that line is one more spelling of the template, not a call.
@@ -128,7 +132,7 @@ export function matchConcrete(template: { template: string; slots: readonly stri
   // A name is a noun phrase: a preposition inside the value (`use {tool}` over `use thermometer on
   // metal fork`) means the line says more than the template, so it is another action's call.
   const phrase = (slot: string, v: string) => !PATH_SLOT.test(slot) && /\s/.test(v) && v.split(/\s+/).some((w) => PREPOSITIONS.has(w.toLowerCase()) || PLACEHOLDER_VALUE.test(w));
-  return Object.entries(values).some(([slot, v]) => /^-|["'`|;<>]|\$\(|&&/.test(v) || CODE_VALUE.test(v) || PLACEHOLDER_VALUE.test(v) || path(slot, v) || phrase(slot, v)) ? null : values;
+  return Object.entries(values).some(([slot, v]) => /^-|\s--?[A-Za-z]|["'`|;<>]|\$\(|&&/.test(v) || CODE_VALUE.test(v) || PLACEHOLDER_VALUE.test(v) || ELIDED.test(v) || path(slot, v) || phrase(slot, v)) ? null : values;
 }
 
 /** Source-code punctuation no name of a thing holds: a module path `::`, a brace, an assignment. */
@@ -138,6 +142,9 @@ const PREPOSITIONS = new Set(['on', 'in', 'into', 'onto', 'to', 'with', 'from', 
 
 /** Slots whose names say they hold a path: only they take a value with a slash. */
 const PATH_SLOT = /(path|file|dir|directory|folder|url|uri|link|script|repository|module|route|endpoint)/;
+
+/** A value with an ellipsis (`... --confirm`, `…`): the line left the value out, so it states the template again. */
+const ELIDED = /\.\.\.|…/;
 
 /** A value that is itself a placeholder: `[module]`, `{x}`, `OBJ`, `ITEM_NAME`. */
 const PLACEHOLDER_VALUE = /^(\[[^\]]*\]|\{[^}]*\}|[A-Z][A-Z_]{2,})$/;

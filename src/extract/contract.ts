@@ -77,6 +77,9 @@ export function extractContract(cluster: DraftInput, members: readonly MemberUni
       return { ...x, inst, units: new Set(inst.map((l) => l.unit)), au };
     })
     .filter((x) => x.units.size >= 2)
+    // A slot whose values differ only in punctuation (`→` in one member, `->` in another;
+    // `coverage` and `coverage"`) is no input: the members write the same line in other typography.
+    .filter((x) => !Array.from({ length: x.au.slotCount }, (_, s) => s).some((s) => new Set(x.au.fillers.map((f) => wordsOnly(f[s] ?? ''))).size === 1))
     .filter((x) => x.g.source !== 'step' || actionStep(x.inst, x.au))
     // A program name alone before a slot of whole command tails (`uv {x}` over `uv pip install a`
     // and `uv run b.py`) is no procedure: its slot holds different commands.
@@ -89,7 +92,7 @@ export function extractContract(cluster: DraftInput, members: readonly MemberUni
   // An inline span of one word that never varies (`RUBE_SEARCH_TOOLS`, `pytest`) names a tool or a
   // command in a sentence; the sentence's step is the action. It is a tool, not a template.
   const named = shaped.filter((x) => x.g.source === 'inline' && x.au.slotCount === 0 && x.au.pieces.length === 1);
-  const groups = inSourceOrder(stepsTakenTogether(shaped.filter((x) => !named.includes(x))).slice(0, MAX_TEMPLATES));
+  const groups = withoutVariants(inSourceOrder(stepsTakenTogether(shaped.filter((x) => !named.includes(x))).slice(0, MAX_TEMPLATES)));
   if (groups.length === 0) return { cluster: cluster.id, reason: `no shared action: none of the ${lines.length} action lines is the same statement in two member units` };
 
   const inputs: FieldSpec[] = [];
@@ -233,6 +236,11 @@ export function extractActionContract(cluster: DraftInput, members: readonly Mem
   };
 }
 
+/** A slot value's letters and digits, lower case: what is left when typography is taken out. */
+function wordsOnly(value: string): string {
+  return value.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
 /**
  * Whether a template of numbered steps is an action with parameters rather than a sentence that
  * varies: it starts with a verb (the lexicon's, or a lower-case word in a short step such as
@@ -265,6 +273,38 @@ function stepsTakenTogether<T extends { readonly units: ReadonlySet<string> }>(g
   const kept: T[] = [];
   for (const g of groups) {
     if (kept.every((k) => [...g.units].filter((u) => k.units.has(u)).length >= 2)) kept.push(g);
+  }
+  return kept;
+}
+
+/**
+ * The lines without those that run an earlier line's command again, on the same values in every
+ * member that holds both, with options added (`pdftoppm -jpeg -r 150 {pdf} {prefix}`, then the
+ * same with `-f 2 -l 5` under "Example for a page range"): the authors show another way to run
+ * one step, and as a second step the contract would run it twice. The same command on other
+ * values (`kubectl apply -f {a}`, then `-f {b}`) stays a step.
+ */
+function withoutVariants<T extends { readonly inst: readonly ActionLine[]; readonly au: AntiUnified }>(groups: readonly T[]): T[] {
+  const constants = (g: T) => g.au.pieces.flatMap((p) => (p.kind === 'const' ? [p.token] : []));
+  const valuesByUnit = (g: T) => new Map(g.inst.map((l, i) => [l.unit, [...g.au.fillers[i]!].sort().join('\u0000')]));
+  const kept: T[] = [];
+  for (const g of groups) {
+    const mine = constants(g);
+    const values = valuesByUnit(g);
+    const variant = kept.some((k) => {
+      const theirs = constants(k);
+      if (theirs.length === 0 || theirs[0] !== mine[0] || theirs.length >= mine.length) return false;
+      const left = [...mine];
+      for (const t of theirs) {
+        const at = left.indexOf(t);
+        if (at < 0) return false;
+        left.splice(at, 1);
+      }
+      const before = valuesByUnit(k);
+      const both = [...values.keys()].filter((u) => before.has(u));
+      return both.length >= 2 && both.every((u) => before.get(u) === values.get(u));
+    });
+    if (!variant) kept.push(g);
   }
   return kept;
 }

@@ -161,7 +161,15 @@ function nameOf(p: Parent): string {
 
 function descriptionOf(p: Parent): string {
   const d = p.frontmatter.data?.['description'];
-  return typeof d === 'string' ? d.trim() : '';
+  if (typeof d === 'string') return d.trim();
+  // A description YAML could not read as text (`description: Reorder orders. Triggers: order
+  // food` is a mapping to YAML, an error lint reports) is still the author's sentence: its line
+  // as written stands for it in the index, so the skill is not listed without one.
+  if (d === undefined || (d !== null && typeof d === 'object')) {
+    const line = /^description:[ \t]*(\S[^\r\n]*)$/m.exec(p.frontmatter.yaml)?.[1]?.trim() ?? '';
+    if (line && !/^[|>&*!]/.test(line)) return line.replace(/^(["'])(.*)\1$/, '$2');
+  }
+  return '';
 }
 
 function compareEdges(a: GraphEdge, b: GraphEdge): number {

@@ -420,11 +420,16 @@ function detect(parents: readonly Parent[], copies: ReadonlySet<string>, memo: P
   passages.sort((a, b) => compareCodeUnits(a.members[0]!.unit, b.members[0]!.unit) || compareCodeUnits(a.text, b.text));
   const used = new Set<string>();
   return passages.map((p) => {
-    const base = kebab(p.heading, 5);
+    // An id says what the passage is in words: a heading of no Latin words (`5. レビュー結果の保存`)
+    // gives none (kebab's `contract` fallback, or a bare `5`), and then its text's words do, or
+    // `passage` and a short hash of its text.
+    const named = (x: string) => x !== 'contract' && /[a-z]/.test(x);
     const words = p.text.replace(/\{[A-Za-z_]\w*\}/g, ' ');
-    let id = base === 'contract' ? kebab(words, 5) : base;
+    const heading = kebab(p.heading, 5);
+    const base = named(heading) ? heading : kebab(words, 5);
+    let id = named(base) ? base : `passage-${sha256(p.text).slice(0, 6)}`;
     if (used.has(id)) id = kebab(`${p.heading} ${words}`, 7);
-    if (used.has(id)) id = `${base}-${sha256(p.text).slice(0, 6)}`;
+    if (used.has(id) || !named(id)) id = `${named(base) ? base : 'passage'}-${sha256(p.text).slice(0, 6)}`;
     used.add(id);
     return { ...p, id };
   });

@@ -32,6 +32,9 @@ describe('authorTemplateOf', () => {
     expect(authorTemplateOf(line('code', 'Ready to implement {feature}'))).toBeNull();
     expect(authorTemplateOf(line('inline', '{object} is hot'))).toBeNull();
     expect(authorTemplateOf(line('inline', 'open {receptacle}'))?.key).toBe('open {}');
+    // A bracketed label opens a part of a format, not a command; a path opens a command.
+    expect(authorTemplateOf(line('step', '[SHOT N | time range]: up to $MAX_SHOTS custom storyboard shots'))).toBeNull();
+    expect(authorTemplateOf(line('inline', './run.sh {target}'))?.key).toBe('./run.sh {}');
   });
 
   it('refuses two placeholders with nothing between them, and imports or assignments', () => {
@@ -68,6 +71,13 @@ describe('matchConcrete', () => {
   it('refuses values that are program arguments', () => {
     expect(matchConcrete(t, 'open -a "Google Chrome"')).toBeNull();
     expect(matchConcrete(t, 'open file.txt | grep x')).toBeNull();
+    // A flag after the value is another command (`reorder <orderCode> --confirm`), and an elided
+    // value (`reorder ... --confirm`) states the template again.
+    const reorder = { template: 'ordercli foodora reorder {order_code}', slots: ['order_code'] };
+    expect(matchConcrete(reorder, 'ordercli foodora reorder ... --confirm')).toBeNull();
+    expect(matchConcrete(reorder, 'ordercli foodora reorder 8812 --confirm')).toBeNull();
+    expect(matchConcrete(reorder, 'ordercli foodora reorder …')).toBeNull();
+    expect(matchConcrete(reorder, 'ordercli foodora reorder 8812')).toEqual({ order_code: '8812' });
   });
   it('refuses values that read as source code', () => {
     const use = { template: 'use {tool}', slots: ['tool'] };

@@ -123,4 +123,46 @@ describe('section contracts', () => {
     expect(action('open {receptacle}', ['open drawer 1', 'open fridge 2'])).toEqual([]);
     expect(action('download {dataset}', ['download census', 'download iris'])).toEqual(['network']);
   });
+
+  it('states a numbered step that holds a command once, by its command', () => {
+    const body = (doc: string, pdf: string, prefix: string) =>
+      `1. **Convert ${doc.toUpperCase()} to PDF**:\n   \`\`\`bash\n   soffice --headless --convert-to pdf ${doc}\n   \`\`\`\n\n2. **Convert PDF pages to JPEG images**:\n   \`\`\`bash\n   pdftoppm -jpeg -r 150 ${pdf} ${prefix}\n   \`\`\`\n   This creates files like \`${prefix}-1.jpg\`, etc.`;
+    const c = draft(members([body('document.docx', 'document.pdf', 'page'), body('deck.pptx', 'deck.pdf', 'slide')], 'Converting to images'));
+    expect(c.templates.map((t) => t.source)).toEqual(['code', 'code']);
+    expect(c.templates.map((t) => t.template)).toEqual(['soffice --headless --convert-to pdf {document}', 'pdftoppm -jpeg -r 150 {document_2} {name}']);
+  });
+
+  it('keeps a numbered step around a value in a block (a URL) as the action', () => {
+    const body = (kit: string) => `1. Add the MCP server to your client:\n   \`\`\`\n   https://example.test/mcp\n   \`\`\`\n2. Connect your ${kit} account when prompted\n3. Start issuing commands`;
+    const c = draft(members([body('Ably'), body('Asana'), body('Box')], 'Setup'));
+    expect(c.templates[0]!.source).toBe('step');
+    expect(c.templates[0]!.template).toMatch(/^Add the MCP server to your client/);
+  });
+
+  it('takes no action from a sentence that forbids it', () => {
+    const body = (code: string) => `- Never run \`ordercli reorder ${code} --confirm\` unless the user confirms.\n- Use \`ordercli status ${code}\` rather than \`ordercli status ${code} --watch\`.\n- Preview: \`ordercli reorder ${code}\``;
+    const c = draft(members([body('a1'), body('b2')], 'Reorder'));
+    const texts = c.templates.flatMap((t) => t.instances.map((i) => i.text));
+    expect(texts.some((t) => t.includes('--confirm') || t.includes('--watch'))).toBe(false);
+    expect(texts).toContain('ordercli status a1');
+  });
+
+  it('takes no slot from lines that differ only in punctuation', () => {
+    const body = (arrow: string) => `You need a token:\n1. Open Bear ${arrow} Help ${arrow} API Token ${arrow} Copy Token\n2. Save it: \`echo "YOUR_TOKEN" > ~/.config/grizzly/token\``;
+    const ms = members([body('→'), body('→'), body('->')], 'Token');
+    const cluster: Cluster = { id: 'c-test', units: ms.map((m) => m.unit.id), parents: ms.map((m) => m.parent.path), verb: 'open', objects: [], minLinkCosine: 1, origin: 'similarity' };
+    const d = extractContract(cluster, ms);
+    // With the arrows taken out, nothing varies: no procedure to call.
+    expect('reason' in d && d.reason).toMatch(/no varying slot/);
+  });
+
+  it('does not make another way to run a step into a second step', () => {
+    const body = (pdf: string, prefix: string) => `\`\`\`bash\npdftoppm -jpeg -r 150 ${pdf} ${prefix}\n\`\`\`\n\nExample for a page range:\n\`\`\`bash\npdftoppm -jpeg -r 150 -f 2 -l 5 ${pdf} ${prefix}  # Converts only pages 2-5\n\`\`\``;
+    const c = draft(members([body('a.pdf', 'page'), body('b.pdf', 'slide')], 'Images'));
+    expect(c.templates.map((t) => t.template)).toEqual(['pdftoppm -jpeg -r 150 {document} {name}']);
+    // The same command with more options on other values is a step of its own.
+    const two = (pdf: string, prefix: string) => `\`\`\`bash\npdftoppm -jpeg -r 150 ${pdf} ${prefix}\n\`\`\`\n\nThen the appendix:\n\`\`\`bash\npdftoppm -jpeg -r 150 -f 2 -l 5 appendix-${pdf} appendix-${prefix}\n\`\`\``;
+    const k = draft(members([two('a.pdf', 'page'), two('b.pdf', 'slide')], 'Images'));
+    expect(k.templates).toHaveLength(2);
+  });
 });

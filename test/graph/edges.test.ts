@@ -149,6 +149,25 @@ describe('edge rules', () => {
     expect(doc.edges.find((e) => e.type === 'wf' && e.to === 'skill:c-ship')!.evidence[0]).toMatchObject({ kind: 'link', file: 'c-ship/SKILL.md', line: 8 });
   });
 
+  it('wf: a skill naming itself (its own CLI) points at no same-named skill of another package', async () => {
+    const doc = await graphOf({
+      'pack-a/nano-pdf/SKILL.md': skill('nano-pdf', 'Edit PDFs with plain words.', 'Use `nano-pdf` to apply edits.'),
+      'pack-b/nano-pdf/SKILL.md': skill('nano-pdf', 'Edit PDFs.', 'Use `nano-pdf` to apply edits; then use `pdf-ship`.'),
+      'pack-b/pdf-ship/SKILL.md': skill('pdf-ship', 'Ships PDFs.', 'Upload the PDF.'),
+    });
+    expect(pairs(doc, 'wf')).toEqual(['skill:pack-b/nano-pdf -> skill:pack-b/pdf-ship']);
+  });
+
+  it('reads a description YAML took for a mapping from its line, for the index', async () => {
+    const doc = await graphOf({
+      'food-order/SKILL.md': '---\nname: food-order\ndescription: Reorder Foodora orders with ordercli. Triggers: order food, reorder\n---\n\n# food-order\n\nPreview first.\n',
+      'quoted/SKILL.md': '---\nname: quoted\ndescription: "Plain: quoted"\n---\n\n# quoted\n\nText.\n',
+    });
+    const node = (id: string) => doc.nodes.find((x) => x.id === id) as { description: string };
+    expect(node('skill:food-order').description).toBe('Reorder Foodora orders with ordercli. Triggers: order food, reorder');
+    expect(node('skill:quoted').description).toBe('Plain: quoted');
+  });
+
   it('wf keeps the direction most mentions give when two skills name each other both ways', async () => {
     const doc = await graphOf({
       'read-query/SKILL.md': skill('read-query', 'Generates read queries.', 'Invoke `explore-schema` first.\n\nThe schema must exist: run `explore-schema` first.\n\nLook names up with the grep commands of the `explore-schema` skill.'),

@@ -126,6 +126,9 @@ function linkedSkill(p: Parent, url: string, byFolder: ReadonlyMap<string, numbe
 /** A skill named by a code span or "X skill": names with a hyphen only, nearest in the tree on ties. */
 function resolveName(name: string, self: number, parents: readonly Parent[], byName: ReadonlyMap<string, number[]>, plainAllowed: boolean): number | undefined {
   if (!name.includes('-') && !plainAllowed) return undefined;
+  // A skill that names itself (its own CLI, `nano-pdf` in the nano-pdf skill) points at no other
+  // skill, though another package may ship one of that name.
+  if (namesOf(parents[self]!).includes(name)) return undefined;
   const candidates = (byName.get(name) ?? []).filter((i) => i !== self);
   if (candidates.length === 0) return undefined;
   const here = parents[self]!.path.split('/');
