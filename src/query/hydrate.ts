@@ -180,6 +180,14 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
       if (cost <= left) {
         whole ??= readBundle(dist, hit);
         body ??= whole;
+        // A skill that leaves a fence or a `<details>` open would swallow the hits after it: it is
+        // closed here, as a truncated hit's cut is. And the cost is the text's as it is now: the
+        // index counted the bundle when it was built, and a bundle edited since may be far larger.
+        const closers = closersOf(body.split('\n'), Number.POSITIVE_INFINITY);
+        if (closers) body = `${body}${body.endsWith('\n') ? '' : '\n'}${closers}`;
+        if (body === whole || closers) cost = count(header) + count(body) + tokenBound(SEPARATOR);
+      }
+      if (cost <= left && body !== null && whole !== null) {
         // Its sections not replaced by pointers are in the answer in full from here on. (A truncated
         // hit states none: what it kept is not worth the bookkeeping, and a repeat costs only tokens.)
         for (const s of sections) if (!stated.has(s.key)) stated.set(s.key, rank);
@@ -255,7 +263,7 @@ export async function truncate(text: string, room: number, file: string): Promis
 export function closersOf(lines: readonly string[], n: number): string {
   let fence: FenceOpening | null = null;
   let details = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < Math.min(n, lines.length); i++) {
     const line = lines[i]!;
     // A fence is indented by at most three spaces (a fourth makes `rest` start with a space: no
     // fence); the text was split at \n, so a line of a CRLF file ends in its \r.

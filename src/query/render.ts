@@ -8,7 +8,8 @@
  * asked for. JSON keeps the whole query (it is data, and `tokens.charged` counts the markdown).
  */
 import { escapeInline } from '../text/terminal.js';
-import { queryWords } from './rank.js';
+import { queryWords, rankedPart } from './rank.js';
+import { unreadWords } from '../text/tokens.js';
 import { countCodePoints, cutAtCodePoints } from '../text/code-points.js';
 import { stableStringify } from '../util/stable-json.js';
 import { firstSentence, LISTED_HEADING, SEPARATOR, type HydratedHit } from './hydrate.js';
@@ -44,7 +45,22 @@ export function quoteQuery(query: string): string {
 export function preamble(query: string, hits: number, charged: number, budget: number, kind: 'query' | 'plan' = 'query', unknownTerms: readonly string[] = [], coverage = 1): string {
   const unit = kind === 'plan' ? 'step' : 'hit';
   // No two dashes in a row survive, so nothing in the query can close the comment ("--->" included).
-  return `<!-- skillc ${kind} ${quoteQuery(query).replace(/-(?=-)/g, '- ')}: ${hits} ${unit}${hits === 1 ? '' : 's'}, at most ${charged} of ${budget} tokens (o200k_base) -->\n\n${unknownNote(query, unknownTerms, coverage)}`;
+  return `<!-- skillc ${kind} ${quoteQuery(query).replace(/-(?=-)/g, '- ')}: ${hits} ${unit}${hits === 1 ? '' : 's'}, at most ${charged} of ${budget} tokens (o200k_base) -->\n\n${unreadNote(query)}${unknownNote(query, unknownTerms, coverage)}`;
+}
+
+/**
+ * Words of the task in a script the index does not read (it holds words in Latin letters): said,
+ * so that an answer to `将PDF转换为Word文档` is not taken for one that read the whole task.
+ */
+export function unreadNote(query: string): string {
+  const unread = unreadWords(rankedPart(query));
+  return unread.length === 0 ? '' : `> The index holds words in Latin letters only; not read: ${unreadList(unread)}.\n\n`;
+}
+
+/** Unread words for a note: the first UNKNOWN_WORDS_SHOWN, each cut to UNKNOWN_WORD_CHARS, escaped. */
+export function unreadList(words: readonly string[]): string {
+  const shown = words.slice(0, UNKNOWN_WORDS_SHOWN).map((w) => escapeInline(w.slice(0, UNKNOWN_WORD_CHARS)));
+  return `${shown.join(', ')}${words.length > shown.length ? ` and ${words.length - shown.length} more` : ''}`;
 }
 
 /** Words of the task an unknown-words note names at most, and the characters shown of each. */

@@ -7,8 +7,9 @@ import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { loadGraphIndex, type GraphIndex } from './graph-index.js';
 import { hydrate, readDistText, SEPARATOR, tokenBound, type HydratedHit } from './hydrate.js';
 import { loadSharedSections, type SharedSections } from './shared-sections.js';
+import { unreadWords } from '../text/tokens.js';
 import { rank, type DenseScores, type RankedHit, type Ranking } from './rank.js';
-import { overBudgetSteps, planOutline, preamble } from './render.js';
+import { overBudgetSteps, planOutline, preamble, unreadList } from './render.js';
 import { planFromRanking, planRanking, type PlanRanking, type PlanStep, type StepReason } from './plan.js';
 import { loadTokenCounter } from '../text/bpe.js';
 import { escapeInline } from '../text/terminal.js';
@@ -98,7 +99,7 @@ export function openRetriever(dist: string): Retriever {
       const ranking = rank(index, query, k, { ...(options.dense ? { dense: options.dense } : {}), foldVersions: options.foldVersions === true });
       const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage, feedback: ranking.feedback };
       if (ranking.hits.length === 0) {
-        return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.tokenizer }, hits: [] };
+        return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking, query), tokens: { budget, charged: 0, tokenizer: index.tokenizer }, hits: [] };
       }
       // The preamble is charged at its longest: every figure at the widest it can be (hits ≤ k, and
       // at least 2 so that "hits" is plural), the query quoted at its bounded length (render.ts).
@@ -123,7 +124,7 @@ export function openRetriever(dist: string): Retriever {
       for (let fewer = ranking.steps.length - 1; fewer >= 1 && fixedCost(ranking) > budget; fewer--) ranking = planFromRanking(index, query, ranked, fewer);
       const base = { tool: { name: TOOL_NAME, version: TOOL_VERSION }, query, k, terms: ranking.terms, unknownTerms: ranking.unknownTerms, coverage: ranking.coverage, feedback: ranking.feedback };
       if (ranking.steps.length === 0) {
-        return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking), tokens: { budget, charged: 0, tokenizer: index.tokenizer }, steps: [], contracts: [] };
+        return { ...base, status: 'NO_SKILL_HIT', reason: noHitReason(index, ranking, query), tokens: { budget, charged: 0, tokenizer: index.tokenizer }, steps: [], contracts: [] };
       }
       // Charged first, whatever the bundles: the fixed part above, then each contract the steps
       // invoke, once, while it fits; the bundles share what is left, in step order, as `query`
@@ -179,10 +180,13 @@ function contractFile(index: GraphIndex, id: string): string {
 }
 
 /** Why a ranking has no hits, in the order rank() tests it. */
-export function noHitReason(index: GraphIndex, ranking: Ranking): string {
+export function noHitReason(index: GraphIndex, ranking: Ranking, query = ''): string {
   const P = index.parameters;
   const { terms, unknownTerms } = ranking;
-  if (terms.length === 0) return 'the query has no content words';
+  if (terms.length === 0) {
+    const unread = unreadWords(query);
+    return unread.length > 0 ? `the query has no words in Latin letters, the only ones the index reads; not read: ${unreadList(unread)}` : 'the query has no content words';
+  }
   if (unknownTerms.length === terms.length) return 'no skill contains any of the query terms';
   return `the best match covers ${pct(ranking.coverage)} of the weight of the query terms the library holds; at least ${pct(P.minCoverage)} is needed`;
 }

@@ -6,6 +6,7 @@
  * answer. A dist without passages.json (an older build) shares nothing.
  */
 import path from 'node:path';
+import { validateAgainst } from '../schema/validate.js';
 import { readDistFile, MAX_INDEX_BYTES, DistReadError } from '../util/confined-read.js';
 import { IndexError } from './graph-index.js';
 
@@ -40,6 +41,10 @@ export function loadSharedSections(dist: string): SharedSections {
     // A damaged dist is the user's to fix (exit 2 with this line), not an internal error.
     throw new IndexError(`${path.join(dist, 'passages.json')} is not valid JSON: ${(err as Error).message}; rebuild the library with this skillc`);
   }
+  // The build writes it against its schema; one that is not (edited, or another tool's) is a damaged
+  // dist, said in one line, never a null read deep in the answer.
+  const check = validateAgainst('passages', doc);
+  if (!check.valid) throw new IndexError(`${path.join(dist, 'passages.json')} is not a passages file of this skillc (${check.errors[0]}); rebuild the library with this skillc`);
   const out = new Map<string, SharedSection[]>();
   for (const p of Array.isArray(doc?.passages) ? doc.passages : []) {
     for (const m of Array.isArray(p.members) ? p.members : []) {

@@ -92,7 +92,7 @@ const searchSkills: ServeTool = {
       ...(h.node.flagged ? { flagged: true } : {}),
     }));
     if (hits.length === 0) {
-      return data({ status: 'NO_SKILL_HIT', reason: noHitReason(served.retriever.index, ranking), hits });
+      return data({ status: 'NO_SKILL_HIT', reason: noHitReason(served.retriever.index, ranking, args.query as string), hits });
     }
     return data({ status: 'ok', hits });
   },

@@ -119,7 +119,7 @@ const MAX_MIXED_CHARS = 16;
  */
 export function contentWords(text: string): string[] {
   const out: string[] = [];
-  scanContentWords(text, true, (w) => out.push(w));
+  scanContentWords(foldLatin(text), true, (w) => out.push(w));
   return out;
 }
 
@@ -137,8 +137,28 @@ export function contentTokens(text: string): string[] {
 /** The terms of the graph index and of a query: the content words (mixed runs too), as indexTerm gives them. */
 export function indexTokens(text: string): string[] {
   const out: string[] = [];
-  scanContentWords(text, true, (w) => out.push(indexTerm(w)));
+  scanContentWords(foldLatin(text), true, (w) => out.push(indexTerm(w)));
   return out;
+}
+
+/** Latin letters with a diacritic, and full-width Latin forms: what foldLatin folds. */
+const FOLDABLE = /[\u00C0-\u024F\u1E00-\u1EFF\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/;
+
+/**
+ * Latin letters with their diacritics taken off (`résumé` → `resume`, `naïve` → `naive`) and
+ * full-width forms as plain ones (`ＰＤＦ` → `PDF`): words are read as runs of ASCII letters, which
+ * would split `résumé` into `r` and `sum`. The graph index and a query read text through it alike.
+ */
+export function foldLatin(text: string): string {
+  return FOLDABLE.test(text) ? text.normalize('NFKD').replace(/\p{M}+/gu, '') : text;
+}
+
+/**
+ * Words in a script the index does not read (Han, Cyrillic, Arabic, …, and letters foldLatin
+ * leaves, such as `ß`), as the text writes them: what a query says it did not read.
+ */
+export function unreadWords(text: string): string[] {
+  return [...new Set(foldLatin(text).match(/(?:[^\p{ASCII}\P{L}]\p{M}*)+/gu) ?? [])];
 }
 
 /**

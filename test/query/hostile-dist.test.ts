@@ -13,6 +13,7 @@ import { ROOT, skillc, type CliResult } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/tmp.js';
 import { IndexError } from '../../src/query/graph-index.js';
 import { openRetriever } from '../../src/query/retriever.js';
+import { loadSharedSections } from '../../src/query/shared-sections.js';
 import { DistReadError, readDistFile } from '../../src/util/confined-read.js';
 import type { GraphDocument } from '../../src/graph/types.js';
 import { CORE_FILE, encodeQueryIndex, HEADER_BYTES, NODES_FILE, POSTINGS_FILE, type QueryIndexCore } from '../../src/graph/query-index.js';
@@ -127,6 +128,25 @@ describe('a bundle path the index names', () => {
     const d = tampered();
     fs.truncateSync(path.join(d, 'skills', 'threat-detection', 'SKILL.md'), 64 * 1024 * 1024 + 1);
     expectOneLineError(query(d), /which is larger than 64 MiB \(67108865 bytes\)/);
+  });
+
+  it('edited since the build is counted as it is now: the answer keeps its budget', () => {
+    const d = tampered();
+    fs.appendFileSync(path.join(d, 'skills', 'threat-detection', 'SKILL.md'), `${'beaconing intrusion words '.repeat(40_000)}APPENDED-END\n`);
+    const r = query(d, ['--budget', '2000']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('APPENDED-END');
+    expect(r.stdout.length).toBeLessThan(2000 * 8);
+  });
+
+  it('that leaves a fence open is closed before the next hit', () => {
+    const d = tampered();
+    fs.appendFileSync(path.join(d, 'skills', 'threat-detection', 'SKILL.md'), '\n```bash\ntshark -r capture.pcap\n');
+    const r = query(d, ['-k', '3']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('tshark -r capture.pcap');
+    const fences = r.stdout.split('\n').filter((l) => /^ {0,3}```/.test(l));
+    expect(fences.length % 2).toBe(0);
   });
 
   it('that is a symlink staying inside the dist is read (the documented choice)', () => {
@@ -292,6 +312,16 @@ describe('readDistFile', () => {
     expect(problem('skills/../../dist/graph.json')).toBe('outside');
     expect(problem('.')).toBe('folder');
     expect(problem('skills/threat-detection/SKILL.md')).toBe('read');
+  });
+
+  it('a passages.json that is not one (a null passage or member) is a damaged dist, not a null read', () => {
+    for (const doc of ['{"passages":[null]}', '{"passages":[{"id":"x","heading":"h","members":[null]}]}']) {
+      const d = path.join(scratchDir('passages-json'), `d${copies++}`);
+      fs.mkdirSync(d, { recursive: true });
+      fs.writeFileSync(path.join(d, 'passages.json'), doc);
+      expect(() => loadSharedSections(d)).toThrow(IndexError);
+      expect(() => loadSharedSections(d)).toThrow(/passages\.json is not a passages file of this skillc/);
+    }
   });
 
   it('reads a file of exactly the limit and refuses one byte more', () => {

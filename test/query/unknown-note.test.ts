@@ -4,7 +4,7 @@
  * not matched on (query/render.ts unknownNote).
  */
 import { describe, expect, it } from 'vitest';
-import { preamble, unknownNote } from '../../src/query/render.js';
+import { preamble, unknownNote, unreadNote } from '../../src/query/render.js';
 import { queryTerms } from '../../src/query/rank.js';
 
 describe('unknownNote', () => {
@@ -30,5 +30,12 @@ describe('unknownNote', () => {
   it('is part of the preamble, which the budget is charged for', () => {
     const p = preamble('knit a sweater', 8, 100, 8000, 'query', queryTerms('knit sweater'), 0.5);
     expect(p).toMatch(/^<!-- skillc query "knit a sweater": 8 hits, at most 100 of 8000 tokens \(o200k_base\) -->\n\n> No skill in the library holds these words of the task: knit, sweater\. /);
+  });
+});
+
+describe('unreadNote', () => {
+  it('names the words of a script the index does not read, and says nothing for Latin ones', () => {
+    expect(preamble('将PDF转换为Word文档', 1, 10, 100)).toContain('> The index holds words in Latin letters only; not read: 将, 转换为, 文档.');
+    expect(unreadNote('parse a résumé')).toBe('');
   });
 });

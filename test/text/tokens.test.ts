@@ -3,7 +3,7 @@
  * far longer than any word is not handed to the (quadratic) stemmer.
  */
 import { describe, expect, it } from 'vitest';
-import { contentTokens, eachWord, idWords, isContentWord, kebab, MAX_STEMMED_WORD, stem, WORD, words } from '../../src/text/tokens.js';
+import { contentTokens, contentWords, eachWord, foldLatin, idWords, indexTokens, isContentWord, kebab, MAX_STEMMED_WORD, stem, unreadWords, WORD, words } from '../../src/text/tokens.js';
 
 /** The words as the expression finds them: what the scanner must give. */
 const byExpression = (text: string) => [...text.matchAll(WORD)].map((m) => m[0].toLowerCase());
@@ -92,5 +92,19 @@ describe('idWords (ids of contracts and passages)', () => {
     expect(idWords('Önce başarısız bir test yaz')).toEqual(['once', 'basarisiz', 'bir', 'test', 'yaz']);
     expect(kebab('Straße Łódź ØRSTED')).toBe('strasse-lodz-orsted');
     expect(idWords('取得特定市場')).toEqual([]);
+  });
+});
+
+describe('index words of Latin letters with diacritics, and the words of other scripts', () => {
+  it('folds diacritics and full-width forms, for the index and a query alike', () => {
+    expect(contentWords('parse a résumé, café naïve')).toEqual(['parse', 'resume', 'cafe', 'naive']);
+    expect(indexTokens('Ｐｒｏｃｅｓｓ the résumé')).toEqual(indexTokens('Process the resume'));
+    expect(foldLatin('plain ascii')).toBe('plain ascii');
+  });
+
+  it('names the words of scripts the index does not read', () => {
+    expect(unreadWords('将PDF转换为Word文档')).toEqual(['将', '转换为', '文档']);
+    expect(unreadWords('привет мир and résumé')).toEqual(['привет', 'мир']);
+    expect(unreadWords('only ascii words')).toEqual([]);
   });
 });
