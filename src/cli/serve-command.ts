@@ -73,6 +73,19 @@ export async function serveCommand(opts: ServeCommandOptions, io: ServeIo): Prom
     // in flight would pass Node's default of 10 listeners and print a warning.
     (io.stdout as NodeJS.WriteStream).setMaxListeners?.(0);
     const transport = new StdioServerTransport(io.stdin as NodeJS.ReadStream, io.stdout as NodeJS.WriteStream);
+    // The SDK drops a line that is not JSON, or not a JSON-RPC 2.0 message, without a word: a client
+    // that sent it with an id would wait for ever. It gets the spec's error (id null: the id of a
+    // line that could not be read is not known), and stderr says what was wrong. (Set before
+    // connect, which chains its own handler after this one.)
+    transport.onerror = (err: Error) => {
+      const parse = err instanceof SyntaxError;
+      const invalid = !parse && err.name === 'ZodError';
+      if (parse || invalid) {
+        const message = parse ? 'Parse error: a line on stdin is not JSON' : 'Invalid Request: a line on stdin is not a JSON-RPC 2.0 message';
+        io.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: parse ? -32700 : -32600, message } })}\n`);
+        io.stderr.write(`skillc serve: ${message}; it was answered with error ${parse ? -32700 : -32600}\n`);
+      } else io.stderr.write(`skillc serve: ${escapeInline(err.message.slice(0, 500))}\n`);
+    };
     const ended = new Promise<void>((resolve) => {
       io.stdin.once('end', resolve);
       io.stdin.once('close', resolve);

@@ -146,10 +146,11 @@ const getSkillBundle: ServeTool = {
   inputSchema: {
     skill: z.string().min(1).max(4096).describe('the skill\'s path (e.g. "pdf-text-extract"), as search_skills gives it; a skill:// URI, a "Source:" path of retrieve_bundle, or a name no other skill has also work'),
     fromLine: z.number().int().min(1).optional().describe(`first line to return (default 1); a skill over ${MAX_TEXT_CHARS} characters comes in parts, each saying where the next starts`),
+    fromColumn: z.number().int().min(1).optional().describe('with fromLine: the character of that line to start at (default 1); a part that cuts a line longer than itself says where it goes on'),
   },
   handler(served, args) {
     const skill = findSkill(served, args.skill as string);
-    return text(textPart(skillText(served, skill), (args.fromLine as number | undefined) ?? 1, skill.path));
+    return text(textPart(skillText(served, skill), (args.fromLine as number | undefined) ?? 1, skill.path, (args.fromColumn as number | undefined) ?? 1));
   },
 };
 
@@ -285,23 +286,35 @@ export function echo(value: string): string {
 }
 
 /**
- * The text from line `fromLine` on, at most MAX_TEXT_CHARS characters of whole lines; a part that
- * stops early ends with a note saying which lines it holds and where the next part starts.
+ * The text from line `fromLine` (its character `fromColumn`) on, at most MAX_TEXT_CHARS characters
+ * of whole lines; a part that stops early ends with a note saying which lines it holds and where
+ * the next part starts. A line longer than a part is cut, never between the two halves of a
+ * surrogate pair, and the note gives the column the next part starts at.
  */
-export function textPart(whole: string, fromLine: number, skillPath: string): string {
+export function textPart(whole: string, fromLine: number, skillPath: string, fromColumn = 1): string {
   const lines = whole.split('\n');
   if (fromLine > lines.length) throw new ToolInputError(`fromLine ${fromLine} is past the end: the skill has ${lines.length} lines`);
-  const start = lines.slice(0, fromLine - 1).reduce((n, l) => n + l.length + 1, 0);
+  const lineLength = lines[fromLine - 1]!.length;
+  if (fromColumn > Math.max(1, lineLength)) throw new ToolInputError(`fromColumn ${fromColumn} is past the end of line ${fromLine}, which has ${lineLength} characters`);
+  const start = lines.slice(0, fromLine - 1).reduce((n, l) => n + l.length + 1, 0) + fromColumn - 1;
   if (whole.length - start <= MAX_TEXT_CHARS) return whole.slice(start);
+  const next = (line: number, column: number) => `{"skill": ${JSON.stringify(skillPath)}, "fromLine": ${line}${column > 1 ? `, "fromColumn": ${column}` : ''}}`;
   let end = start;
   let line = fromLine - 1;
-  // Whole lines while they fit; a single line longer than the cap is cut at the cap.
-  while (line < lines.length && end + lines[line]!.length + 1 - start <= MAX_TEXT_CHARS) end += lines[line++]!.length + 1;
-  if (line === fromLine - 1) {
-    end = start + MAX_TEXT_CHARS;
-    line = fromLine;
+  // Whole lines while they fit (the first from fromColumn on).
+  while (line < lines.length && end + lines[line]!.length + 1 - (line === fromLine - 1 ? fromColumn - 1 : 0) - start <= MAX_TEXT_CHARS) {
+    end += lines[line]!.length + 1 - (line === fromLine - 1 ? fromColumn - 1 : 0);
+    line++;
   }
-  return `${whole.slice(start, end)}\n[skillc: lines ${fromLine}–${line} of ${lines.length}; call get_skill_bundle with {"skill": ${JSON.stringify(skillPath)}, "fromLine": ${line + 1}} for the rest]\n`;
+  if (line === fromLine - 1) {
+    // The line goes on past a part: cut it at the cap, or one character earlier inside a surrogate pair.
+    end = start + MAX_TEXT_CHARS;
+    const code = whole.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff) end--;
+    const column = fromColumn + (end - start);
+    return `${whole.slice(start, end)}\n[skillc: line ${fromLine}, characters ${fromColumn}–${column - 1} of ${lineLength}; call get_skill_bundle with ${next(fromLine, column)} for the rest]\n`;
+  }
+  return `${whole.slice(start, end)}\n[skillc: lines ${fromLine}–${line} of ${lines.length}; call get_skill_bundle with ${next(line + 1, 1)} for the rest]\n`;
 }
 
 /** What an agent reads for a skill: its bundle, or the notice that withholds a flagged skill's steps. */

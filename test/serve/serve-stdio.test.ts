@@ -273,6 +273,18 @@ describe('skillc serve: start-up', () => {
     expect(skillc(['serve', '--help']).stdout).toMatch(/mcpServers/);
   });
 
+  it('answers a line that is not JSON, or not JSON-RPC, with the spec\'s error instead of silence', () => {
+    const r = spawnSyncServe(cliDist, '{garbage\n{"jsonrpc":"1.0","id":3,"method":"ping"}\n{"jsonrpc":"2.0","id":4,"method":"ping"}\n');
+    expect(r.status).toBe(0);
+    const replies = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: unknown; error?: { code: number }; result?: unknown });
+    expect(replies).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } },
+      { jsonrpc: '2.0', id: 4, result: {} },
+    ]);
+    expect(r.stderr).toMatch(/Parse error/);
+  });
+
   it('ends with exit 0 when the client closes stdin', () => {
     const r = spawnSyncServe(cliDist, '');
     expect(r.status).toBe(0);

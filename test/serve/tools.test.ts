@@ -125,6 +125,26 @@ describe('long skills come in parts', () => {
     expect(() => textPart(whole, 30_001, 'big')).toThrow(/past the end/);
     expect(textPart('short\ntext', 2, 's')).toBe('text');
   });
+
+  it('goes on inside a line longer than a part, and never cuts a surrogate pair', () => {
+    // An emoji straddling the cap, and more text after the first cut than fits in one part.
+    const long = `${'A'.repeat(MAX_TEXT_CHARS - 1)}😀${'B'.repeat(MAX_TEXT_CHARS + 10)}END`;
+    const whole = `head\n${long}\ntail`;
+    let out = '';
+    let next: { fromLine: number; fromColumn?: number } = { fromLine: 1 };
+    for (let n = 0; n < 10; n++) {
+      const part = textPart(whole, next.fromLine, 'big', next.fromColumn ?? 1);
+      const note = /\n\[skillc: [^\]]*call get_skill_bundle with (\{[^}]*\}) for the rest\]\n$/.exec(part);
+      const body = note ? part.slice(0, note.index) : part;
+      // No lone high surrogate at a cut: each part is well-formed UTF-16.
+      expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(body)).toBe(false);
+      out += body;
+      if (!note) break;
+      next = JSON.parse(note[1]!) as typeof next;
+    }
+    expect(out).toBe(whole);
+    expect(() => textPart(whole, 2, 'big', long.length + 1)).toThrow(/past the end of line 2/);
+  });
 });
 
 describe('reload', () => {
