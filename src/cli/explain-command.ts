@@ -21,6 +21,10 @@ class CandidatesError extends Error {}
 
 export function explainCommand(id: string, opts: { dist: string; json?: boolean }, io: CommandIO): number {
   const file = path.join(opts.dist, 'candidates.json');
+  if (id.trim() === '') {
+    io.stderr.write(`skillc explain: give the id of a cluster (c-…) or a contract, as the build report or candidates.json names it\n`);
+    return 2;
+  }
   let candidates: readonly Candidate[];
   let found: Candidate | undefined;
   try {
@@ -33,8 +37,10 @@ export function explainCommand(id: string, opts: { dist: string; json?: boolean 
     return 2;
   }
   if (!found) {
-    const near = candidates.flatMap((c) => [c.cluster.id, c.profile.contract ?? '']).filter((x) => x && (x.startsWith(id) || x.includes(id))).slice(0, 5);
-    io.stderr.write(escapeInline(`skillc explain: no cluster or contract '${id}' in ${file}${near.length ? `; did you mean ${near.join(', ')}?` : ''}`) + '\n');
+    const near = id.length > 200 ? [] : candidates.flatMap((c) => [c.cluster.id, c.profile.contract ?? '']).filter((x) => x && (x.startsWith(id) || x.includes(id))).slice(0, 5);
+    // The id is echoed bounded, as serve echoes names: a 100,000-character argument is not a line of stderr.
+    const shown = id.length > 200 ? `${id.slice(0, 200)}… (${id.length} characters)` : id;
+    io.stderr.write(escapeInline(`skillc explain: no cluster or contract '${shown}' in ${file}${near.length ? `; did you mean ${near.join(', ')}?` : ''}`) + '\n');
     return 2;
   }
   if (opts.json) {

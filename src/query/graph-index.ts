@@ -14,6 +14,7 @@
  * `indexOf(dist, doc)` makes the same index from a GraphDocument held in memory (tests and benches
  * that vary a graph), through the same checks.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { EDGE_TYPES, FIELDS, type EdgeType, type GraphDocument, type GraphNode, type ParentNode, type RetrievalParameters } from '../graph/types.js';
 import { sha256 } from '../util/hash.js';
@@ -130,7 +131,9 @@ export function loadGraphIndex(dist: string): GraphIndex {
       throw new IndexError(`cannot read ${path.join(dist, rel)}: ${(err as Error).message}`);
     }
   };
-  const coreFile = open(CORE_FILE, `${dist} has no ${CORE_FILE}: build the library first, with this skillc (skillc build <library> -o ${dist})`);
+  // Without a manifest it is no dist at all (a library, a file, an empty folder): say which, and
+  // never suggest building into a folder that holds something else.
+  const coreFile = open(CORE_FILE, fs.existsSync(path.join(dist, 'manifest.json')) ? `${dist} has no ${CORE_FILE}: rebuild the library with this skillc` : noDistMessage(dist));
   const nodesFile = open(NODES_FILE, `${dist} has no ${NODES_FILE}: rebuild the library with this skillc`);
   const postingsFile = open(POSTINGS_FILE, `${dist} has no ${POSTINGS_FILE}: rebuild the library with this skillc`);
   const closeAll = () => files.forEach((f) => f.close());
@@ -600,4 +603,17 @@ function transitionOperator(core: QueryIndexCore): TransitionOperator {
     }
   }
   return { start, to, p, type, reverse, inStart, inRow, inFrom };
+}
+
+/** Why `dist` has no manifest.json, and what to do: build into it only when it is missing or empty. */
+export function noDistMessage(dist: string): string {
+  let entries: string[] | null = null;
+  try {
+    entries = fs.statSync(dist).isDirectory() ? fs.readdirSync(dist) : null;
+  } catch {
+    return `${dist} does not exist: build the library first (skillc build <library> -o ${dist})`;
+  }
+  if (entries === null) return `${dist} is not a folder; --dist names the output folder of skillc build`;
+  if (entries.length === 0) return `${dist} is empty: build the library first (skillc build <library> -o ${dist})`;
+  return `${dist} is not a skillc dist (it has no manifest.json); --dist names the output folder of skillc build`;
 }

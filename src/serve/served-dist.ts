@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GraphNode, ParentNode } from '../graph/types.js';
-import { IndexError } from '../query/graph-index.js';
+import { IndexError, noDistMessage } from '../query/graph-index.js';
 import { openRetriever, type Retriever } from '../query/retriever.js';
 import { DistReadError, MAX_INDEX_BYTES, readDistFile } from '../util/confined-read.js';
 import { compareCodeUnits } from '../util/stable-json.js';
@@ -89,19 +89,6 @@ export function loadServedDist(dist: string): ServedDist {
     contracts: contractIds(dist),
     generation: createHash('sha256').update(manifestText).digest('hex').slice(0, 16),
   };
-}
-
-/** Why `dist` has no manifest.json, and what to do: build into it only when it is missing or empty. */
-function noDistMessage(dist: string): string {
-  let entries: string[] | null = null;
-  try {
-    entries = fs.statSync(dist).isDirectory() ? fs.readdirSync(dist) : null;
-  } catch {
-    return `${dist} does not exist: build the library first (skillc build <library> -o ${dist})`;
-  }
-  if (entries === null) return `${dist} is not a folder; --dist names the output folder of skillc build`;
-  if (entries.length === 0) return `${dist} is empty: build the library first (skillc build <library> -o ${dist})`;
-  return `${dist} is not a skillc dist (it has no manifest.json); --dist names the output folder of skillc build`;
 }
 
 /** Contracts with both their files; a dist without contracts/ has none. */

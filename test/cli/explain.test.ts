@@ -35,6 +35,17 @@ describe('skillc explain', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/has no candidates\.json: build the library first/);
   });
+
+  it('an empty id is a usage error, and a long one is echoed bounded', () => {
+    const empty = skillc(['explain', '', '--dist', dist]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/^skillc explain: give the id of a cluster/);
+    expect(empty.stderr).not.toMatch(/did you mean/);
+    const long = skillc(['explain', 'a'.repeat(100_000), '--dist', dist]);
+    expect(long.code).toBe(2);
+    expect(long.stderr.length).toBeLessThan(1000);
+    expect(long.stderr).toMatch(/\(100000 characters\)/);
+  });
 });
 
 /**

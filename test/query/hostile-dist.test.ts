@@ -283,7 +283,7 @@ describe('query index structure', () => {
   it('a dist without the index (built by an older skillc) says to rebuild', () => {
     const d = tampered();
     fs.rmSync(path.join(d, 'index'), { recursive: true });
-    expectOneLineError(query(d), /has no index\/core\.json: build the library first, with this skillc/);
+    expectOneLineError(query(d), /has no index\/core\.json: rebuild the library with this skillc/);
   });
 
   it('the untampered dist still answers (the checks pass a real build)', () => {

@@ -273,7 +273,12 @@ describe('skillc query (CLI)', () => {
     expect(skillc(['query', 'xyzzy', '--dist', retrievalDist])).toMatchObject({ code: 1, stdout: expect.stringMatching(/^NO_SKILL_HIT/) });
     const missing = skillc(['query', 'x', '--dist', path.join(retrievalDist, 'nope')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/has no index\/core\.json: build the library first/);
+    expect(missing.stderr).toMatch(/nope does not exist: build the library first/);
+    // Not a dist: a file, or a library folder. Never a suggestion to build into it.
+    expect(skillc(['query', 'x', '--dist', path.join(ROOT, 'package.json')]).stderr).toMatch(/package\.json is not a folder; --dist names the output folder of skillc build/);
+    const library = skillc(['query', 'x', '--dist', path.join(ROOT, 'examples', 'skills')]);
+    expect(library.stderr).toMatch(/is not a skillc dist \(it has no manifest\.json\)/);
+    expect(library.stderr).not.toMatch(/skillc build <library> -o/);
     expect(skillc(['query', 'x', '--dist', retrievalDist, '--budget', '50']).code).toBe(2);
     expect(skillc(['query', 'x', '--dist', retrievalDist, '--format', 'xml']).code).toBe(2);
   });
