@@ -228,7 +228,7 @@ Examples:
     .addOption(new Option('--format <format>', 'md: what an agent reads; json: the same with every score').choices(['md', 'json']).default('md'))
     .option('--output-file <file>', 'write the answer to a file instead of stdout')
     .option('--plan', 'answer with the skills a multi-step task needs, in order (producers before consumers); -k is the most steps')
-    .option('--fold-versions', 'fold other versions of a skill (the same name, TF-IDF cosine at least 0.9: republished or translated copies) into its best-ranked hit, which names them')
+    .option('--fold-versions', 'fold other versions of a skill (the same name or folder name, TF-IDF cosine at least 0.9: republished or translated copies) into its best-ranked hit, which names them')
     .addOption(new Option('--embeddings <provider>', 'mix the cosine of the task\'s embedding with the dist\'s skill vectors (built with --embeddings) into the seeds: none or openai').choices(['none', 'openai']).default('none'))
     .option('--embeddings-base-url <url>', 'OpenAI-compatible endpoint of the embedding model (default: $OPENAI_BASE_URL, else the OpenAI API)')
     .option('--embeddings-model <name>', 'embedding model (default: the one the dist was built with; another is refused)')

@@ -55,7 +55,7 @@ const BODY = FIELDS.indexOf('body');
 const GRAPH_BOOST = 0.05;
 /**
  * With `foldVersions`, a lower hit is another version of a higher one when both carry the same
- * name and a sem edge of at least this cosine joins them: one skill republished by several
+ * name or folder name (sameSkillName) and a sem edge of at least this cosine joins them: one skill republished by several
  * packages, or translated (the prose of a Chinese or Japanese copy is not in the terms, its code
  * and English words are; such pairs join at 0.92 to 0.97 on the distractor library, unrelated
  * skills of one name far lower). Off by default: a benchmark that wants one version by its path
@@ -63,6 +63,16 @@ const GRAPH_BOOST = 0.05;
  * (BENCHMARKS.md: dev instructions MRR 0.740 → 0.721 counted by path, 0.745 counting versions).
  */
 export const VERSION_SEM = 0.9;
+
+/**
+ * Whether two skills carry one name: the same frontmatter name, or the same folder name (a
+ * translated copy renames the skill, `纳米PDF`, and keeps its folder, `nano-pdf`).
+ */
+function sameSkillName(a: ParentNode, b: ParentNode): boolean {
+  const name = (n: ParentNode) => n.name.trim().toLowerCase();
+  const folder = (n: ParentNode) => n.path.slice(n.path.lastIndexOf('/') + 1).toLowerCase();
+  return (name(a) !== '' && name(a) === name(b)) || (folder(a) !== '' && folder(a) === folder(b));
+}
 const semPairs = new WeakMap<GraphIndex, Map<string, number>>();
 
 /** The weight of the sem edge between two nodes (either direction), 0 when none. */
@@ -268,8 +278,7 @@ function rankTerms(index: GraphIndex, counts: ReadonlyMap<string, number>, k: nu
       hits[same] = { ...h, alsoAt: [...(h.alsoAt ?? []), parent.path] };
       continue;
     }
-    const name = parent.name.trim().toLowerCase();
-    const version = name === '' || !foldVersions ? -1 : hits.findIndex((h) => h.node.name.trim().toLowerCase() === name && semWeight(index, h.node.id, parent.id) >= VERSION_SEM);
+    const version = !foldVersions ? -1 : hits.findIndex((h) => sameSkillName(h.node, parent) && semWeight(index, h.node.id, parent.id) >= VERSION_SEM);
     if (version >= 0) {
       const h = hits[version]!;
       hits[version] = { ...h, versions: [...(h.versions ?? []), parent.path] };

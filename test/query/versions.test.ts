@@ -1,5 +1,5 @@
 /**
- * With --fold-versions, other versions of a skill (the same name, a sem edge of cosine at least
+ * With --fold-versions, other versions of a skill (the same name or folder name, a sem edge of cosine at least
  * VERSION_SEM: one skill republished, or translated) are folded into the highest-ranked one: a
  * library that ships each skill in several languages does not answer one skill several times. A
  * skill that only shares a name is not a version.
@@ -25,7 +25,8 @@ beforeAll(() => {
   };
   skill('en/pdf-tools', 'pdf-tools', 'Merge, split and extract text from PDF files with qpdf and pdftotext.', `# PDF tools\n\nMerge PDF files, split them into pages and extract their text.\n\n${CODE}`);
   skill('zh/pdf-tools', 'pdf-tools', '使用 qpdf 和 pdftotext 合并、拆分 PDF 文件并提取文本。', `# PDF 工具\n\n合并 PDF 文件，拆分页面并提取文本。\n\n${CODE}`);
-  skill('ja/pdf-tools', 'pdf-tools', 'qpdf と pdftotext で PDF を結合、分割し、テキストを抽出します。', `# PDF ツール\n\nPDF を結合し、ページに分割し、テキストを抽出します。\n\n${CODE}`);
+  // A translation that renames the skill and keeps its folder is a version too.
+  skill('ja/pdf-tools', 'PDF ツール', 'qpdf と pdftotext で PDF を結合、分割し、テキストを抽出します。', `# PDF ツール\n\nPDF を結合し、ページに分割し、テキストを抽出します。\n\n${CODE}`);
   // The same text under another name: a fork, not a version.
   skill('fork/pdf-kit', 'pdf-kit', 'Merge, split and extract text from PDF files with qpdf and pdftotext.', `# PDF kit\n\nMerge PDF files, split them into pages and extract their text.\n\n${CODE}`);
   skill('other/pdf-tools', 'pdf-tools', 'Fill PDF forms and sign PDF documents.', '# PDF forms\n\nFill the fields of a PDF form with pdftk, then sign the PDF.\n\n```bash\npdftk form.pdf fill_form data.fdf output filled.pdf\n```\n');
