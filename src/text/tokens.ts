@@ -141,24 +141,37 @@ export function indexTokens(text: string): string[] {
   return out;
 }
 
-/** Latin letters with a diacritic, and full-width Latin forms: what foldLatin folds. */
-const FOLDABLE = /[\u00C0-\u024F\u1E00-\u1EFF\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/;
+/** The letters of LATIN_LETTERS (below), found in a text. */
+const LATIN_LETTER = /[ıøØßẞæÆœŒłŁđĐþÞðÐ]/g;
 
 /**
- * Latin letters with their diacritics taken off (`résumé` → `resume`, `naïve` → `naive`) and
- * full-width forms as plain ones (`ＰＤＦ` → `PDF`): words are read as runs of ASCII letters, which
- * would split `résumé` into `r` and `sum`. The graph index and a query read text through it alike.
+ * Latin letters with their diacritics taken off (`résumé` → `resume`, decomposed or not), letters
+ * NFKD keeps spelt in ASCII (`Straße` → `Strasse`, `kırmızı` → `kirmizi`), and compatibility forms
+ * as plain ones (`ＰＤＦ` → `PDF`, `ﬁle` → `file`): words are read as runs of ASCII letters, which
+ * would split `résumé` into `r` and `sum`. Any text with a character outside ASCII is normalised
+ * whole (NFKD of ASCII is itself), so a word reads the same whatever else its text holds. The graph
+ * index and a query read text through it alike; other scripts stay what they are (not indexed).
  */
 export function foldLatin(text: string): string {
-  return FOLDABLE.test(text) ? text.normalize('NFKD').replace(/\p{M}+/gu, '') : text;
+  if (!/[^\x00-\x7f]/.test(text)) return text;
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '').replace(LATIN_LETTER, (c) => LATIN_LETTERS[c] ?? c);
 }
 
 /**
- * Words in a script the index does not read (Han, Cyrillic, Arabic, …, and letters foldLatin
- * leaves, such as `ß`), as the text writes them: what a query says it did not read.
+ * Words in a script the index does not read (Han, Devanagari, Cyrillic, Arabic, …), as the text
+ * writes them: runs of letters and marks that foldLatin does not make ASCII. What a query says it
+ * did not read.
  */
 export function unreadWords(text: string): string[] {
-  return [...new Set(foldLatin(text).match(/(?:[^\p{ASCII}\P{L}]\p{M}*)+/gu) ?? [])];
+  const out = new Set<string>();
+  for (const m of text.matchAll(/[\p{L}\p{M}]*[^\x00-\x7f][\p{L}\p{M}]*/gu)) {
+    const word = m[0];
+    if (!/\p{L}/u.test(word)) continue;
+    // Latin words that fold to ASCII are read; a run mixing scripts (`PDF转换`) names its unread part.
+    const rest = word.match(/(?:[^\x00-\x7f][\p{M}]*)+/gu)?.filter((part) => /[^\x00-\x7f]/.test(foldLatin(part)) && /\p{L}/u.test(part)) ?? [];
+    for (const part of rest) out.add(part);
+  }
+  return [...out];
 }
 
 /**
@@ -216,7 +229,7 @@ export function tokenSet(text: string): Set<string> {
 const NEGATIONS: ReadonlySet<string> = new Set(['no', 'nor', 'not', 'without', 'against']);
 
 /** Latin letters NFKD does not take apart: what an id spells them with. */
-const LATIN_LETTERS: Readonly<Record<string, string>> = { ı: 'i', ø: 'o', Ø: 'O', ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', þ: 'th', Þ: 'TH', ð: 'd', Ð: 'D' };
+const LATIN_LETTERS: Readonly<Record<string, string>> = { ı: 'i', ø: 'o', Ø: 'O', ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', þ: 'th', Þ: 'TH', ð: 'd', Ð: 'D' };
 
 /**
  * The words of an id, lower-cased: runs of ASCII letters and digits, after accents are taken off
