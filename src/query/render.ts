@@ -54,11 +54,11 @@ export function preamble(query: string, hits: number, charged: number, budget: n
  */
 export function unreadNote(query: string): string {
   const unread = unreadWords(rankedPart(query));
-  return unread.length === 0 ? '' : `> The index holds words in Latin letters only; not read: ${unreadList(unread)}.\n\n`;
+  return unread.length === 0 ? '' : `> The index holds words in Latin letters only; not read: ${wordList(unread)}.\n\n`;
 }
 
-/** Unread words for a note: the first UNKNOWN_WORDS_SHOWN, each cut to UNKNOWN_WORD_CHARS, escaped. */
-export function unreadList(words: readonly string[]): string {
+/** Task words a note names: the first UNKNOWN_WORDS_SHOWN, each cut to UNKNOWN_WORD_CHARS, escaped, and how many more. */
+export function wordList(words: readonly string[]): string {
   const shown = words.slice(0, UNKNOWN_WORDS_SHOWN).map((w) => escapeInline(w.slice(0, UNKNOWN_WORD_CHARS)));
   return `${shown.join(', ')}${words.length > shown.length ? ` and ${words.length - shown.length} more` : ''}`;
 }
@@ -81,9 +81,7 @@ export function unknownNote(query: string, unknownTerms: readonly string[], cove
   const named = new Set<string>();
   for (const { word, term } of queryWords(query)) if (unknown.has(term)) named.add(word);
   const list = [...named];
-  const shown = list.slice(0, UNKNOWN_WORDS_SHOWN).map((w) => escapeInline(w.slice(0, UNKNOWN_WORD_CHARS)));
-  const more = list.length > shown.length ? ` and ${list.length - shown.length} more` : '';
-  return `> No skill in the library holds ${list.length === 1 ? 'the word' : 'these words'} of the task: ${shown.join(', ')}${more}. The best hit covers ${Math.round(coverage * 100)}% of the weight of the other words.\n\n`;
+  return `> No skill in the library holds ${list.length === 1 ? 'the word' : 'these words'} of the task: ${wordList(list)}. The best hit covers ${Math.round(coverage * 100)}% of the weight of the other words.\n\n`;
 }
 
 export function renderQueryMarkdown(r: QueryResult): string {

@@ -9,7 +9,7 @@ import { hydrate, readDistText, SEPARATOR, tokenBound, type HydratedHit } from '
 import { loadSharedSections, type SharedSections } from './shared-sections.js';
 import { unreadWords } from '../text/tokens.js';
 import { rank, type DenseScores, type RankedHit, type Ranking } from './rank.js';
-import { overBudgetSteps, planOutline, preamble, unreadList } from './render.js';
+import { overBudgetSteps, planOutline, preamble, wordList } from './render.js';
 import { planFromRanking, planRanking, type PlanRanking, type PlanStep, type StepReason } from './plan.js';
 import { loadTokenCounter } from '../text/bpe.js';
 import { escapeInline } from '../text/terminal.js';
@@ -185,7 +185,7 @@ export function noHitReason(index: GraphIndex, ranking: Ranking, query = ''): st
   const { terms, unknownTerms } = ranking;
   if (terms.length === 0) {
     const unread = unreadWords(query);
-    return unread.length > 0 ? `the query has no words in Latin letters, the only ones the index reads; not read: ${unreadList(unread)}` : 'the query has no content words';
+    return unread.length > 0 ? `the query has no words in Latin letters, the only ones the index reads; not read: ${wordList(unread)}` : 'the query has no content words';
   }
   if (unknownTerms.length === terms.length) return 'no skill contains any of the query terms';
   return `the best match covers ${pct(ranking.coverage)} of the weight of the query terms the library holds; at least ${pct(P.minCoverage)} is needed`;
