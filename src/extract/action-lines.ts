@@ -40,17 +40,21 @@ export function actionLineTexts(unit: Unit): ActionLineText[] {
 /** The unit's action lines, each made by `make` from its source, shell flag, collapsed text and line. */
 function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: boolean, text: string, line: number) => T): T[] {
   const out: T[] = [];
-  const push = (source: ActionLine['source'], text: string, line: number, shell = false) => {
+  const push = (source: ActionLine['source'], text: string, line: number, shell = false): boolean => {
     const t = collapse(text);
     // Markup and punctuation lines (`</plugin>`, `});`) carry no action. (Without a '<' there is no tag to take out.)
-    if (t.length < 2 || t.length > MAX_LINE_CHARS || !/[A-Za-z0-9_]{2}/.test(t.includes('<') ? t.replace(/<\/?[\w.-]+>/g, '') : t)) return;
+    if (t.length < 2 || t.length > MAX_LINE_CHARS || !/[A-Za-z0-9_]{2}/.test(t.includes('<') ? t.replace(/<\/?[\w.-]+>/g, '') : t)) return false;
     out.push(make(source, shell, t, line));
+    return true;
   };
-  // Where blocks holding a command (a line of words and arguments, not a lone URL or name) start: a
-  // numbered step around one is stated by it (below).
+  // Where blocks holding a command (a shell or unlabelled block with a line of words and arguments
+  // that is read as an action, not a lone URL, a name or a JSON/YAML value) start: a numbered step
+  // around one is stated by it (below).
   const commandBlocks: number[] = [];
   for (const block of unit.codeBlocks) {
-    const shell = SHELL_LANGS.has((block.lang ?? '').toLowerCase());
+    const lang = (block.lang ?? '').toLowerCase();
+    const shell = SHELL_LANGS.has(lang);
+    const commandLang = shell || lang === '';
     const lines = block.value.split('\n');
     let pending = '';
     let pendingLine = 0;
@@ -68,8 +72,8 @@ function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: bool
       l = pending + l;
       pending = '';
       if (l.trim()) {
-        if (/\S\s+\S/.test(l) && commandBlocks[commandBlocks.length - 1] !== block.start) commandBlocks.push(block.start);
-        push('code', l, pendingLine, shell);
+        const pushed = push('code', l, pendingLine, shell);
+        if (pushed && commandLang && /\S\s+\S/.test(l) && commandBlocks[commandBlocks.length - 1] !== block.start) commandBlocks.push(block.start);
         kept++;
       }
     }
@@ -85,8 +89,7 @@ function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: bool
     if (messageLike(c.value.trim()) && /^\s*\|/.test((rows ??= unit.text.split('\n'))[c.line - unit.line] ?? '')) continue;
     // `Never run `x --confirm` unless …`, `use `a` instead of `b``: the span is what not to do.
     if (forbidden(clauseBefore(unit, c.start))) continue;
-    if (/\s/.test(c.value.trim())) commandSpans.push(c.start);
-    push('inline', c.value, c.line);
+    if (push('inline', c.value, c.line) && commandLike(c.value.trim())) commandSpans.push(c.start);
   }
   for (const b of unit.bullets) {
     if (!b.ordered || FORBIDDING_STEP.test(b.text)) continue;
@@ -106,23 +109,42 @@ function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: bool
  * command under them is what not to do, not an action of the procedure. (A bare `not` is left out:
  * `check that it does not fail` states what to verify.)
  */
-const FORBIDDING = /(^|[^\p{L}])(never|don['’]?t|do not|must not|mustn['’]t|should not|shouldn['’]t|avoid|instead of|rather than)(?![\p{L}])|[❌✗✘🚫]/iu;
+const FORBIDDING = /(^|[^\p{L}])(never|don['’]?t|do not|must not|mustn['’]t|should not|shouldn['’]t|avoid|instead of|rather than)(?![\p{L}])(?!\s+(forget|hesitate|worry|fail|skip|miss|neglect|omit)(?![\p{L}]))|[❌✗✘🚫]/iu;
 
-/** A numbered step that opens by forbidding (`Never force-push to main`, `❌ Don't …`). */
-const FORBIDDING_STEP = /^[^\p{L}\p{N}]*(never|don['’]?t|do not|must not|should not|avoid)(?![\p{L}])|^[^\p{L}\p{N}]*[❌✗✘🚫]/iu;
+/**
+ * A numbered step that opens by forbidding (`Never force-push to main`, `❌ Don't …`). A reminder
+ * (`Don't forget to run`, `Never skip`) asks for the action, so it is not one.
+ */
+const FORBIDDING_STEP = /^[^\p{L}\p{N}]*(never|don['’]?t|do not|must not|should not|avoid)(?![\p{L}])(?!\s+(forget|hesitate|worry|fail|skip|miss|neglect|omit)(?![\p{L}]))|^[^\p{L}\p{N}]*[❌✗✘🚫]/iu;
 
-function forbidden(clause: string): boolean {
+export function forbidden(clause: string): boolean {
   return FORBIDDING.test(clause);
 }
 
-/** The text of the clause before `at` (a file offset in the unit): back to the last sentence or clause mark, or the line start. */
-function clauseBefore(unit: Unit, at: number): string {
+/**
+ * The text of the clause before `at` (a file offset in the unit): back to the last sentence or
+ * clause mark (a dash between spaces included), or the line start. Inline code in it is masked:
+ * an earlier command (`docker run --pull never img`) says nothing about the span at `at`.
+ */
+export function clauseBefore(unit: Unit, at: number): string {
   const rel = at - unit.start;
   if (rel <= 0 || rel > unit.text.length) return '';
   const lineStart = unit.text.lastIndexOf('\n', rel - 1) + 1;
-  const before = unit.text.slice(lineStart, rel);
-  const m = /[.;:,!?](?=\s)[^.;:,!?]*$/.exec(before);
-  return m ? before.slice(m.index + 1) : before;
+  const before = unit.text.slice(lineStart, rel).replace(/(`+)[^`]*?\1/g, ' CODE ');
+  let cut = 0;
+  for (const m of before.matchAll(/[.;:,!?](?=\s)|\s[-–—]+\s|—/g)) cut = m.index + m[0].length;
+  return before.slice(cut);
+}
+
+/**
+ * Whether an inline span reads as a command: a program word (lower case, a path, or a shell
+ * sigil such as `%pip`, `!pip`, `./run`) or an upper-case verb, and arguments, and not a message
+ * or a label. A value with
+ * a space (`Mail Sync`, `⌘ K`) is not one, so a step that names it is still an action of its own.
+ */
+function commandLike(text: string): boolean {
+  // An upper-case verb before its arguments is a request or a statement (`POST /search`, `SELECT * FROM t`).
+  return (/^[%!]?[a-z0-9_.~\/\\][\w.\/\\:@+-]*\s+\S/.test(text) || /^[A-Z]{3,}\s+\S/.test(text)) && !messageLike(text);
 }
 
 /**

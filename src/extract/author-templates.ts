@@ -79,9 +79,9 @@ export function authorTemplateOf(line: Pick<ActionLine, 'source' | 'shell' | 'te
   const constant = pieces.join(' ');
   // A template needs a word of its own (a command, a verb) and must start with it.
   if (!/[A-Za-z]{2}/.test(constant) || pieces[0]!.trim() === '') return null;
-  // A line that opens with a bracketed label or a symbol (`[SHOT N | time range]: up to …`) names a
-  // part of a format; a command opens with a word or a path (`./run.sh`, `~/bin/x`).
-  if (!/^\s*(\p{L}|[./~][\w./~-])/u.test(pieces[0]!)) return null;
+  // A line that opens with a bracket or a bar (`[SHOT N | time range]: up to …`, `| col |`) names a
+  // part of a format; a command opens with a word, a path or a sigil (`2to3`, `.\deploy.ps1`, `%pip`, `@claude`).
+  if (/^\s*[[|(]/.test(pieces[0]!)) return null;
   // Two placeholders with nothing between them cannot be told apart in a concrete line.
   if (pieces.slice(1, -1).some((p) => p.trim() === '')) return null;
   // An action starts with a command or a verb; a capitalised word that is neither starts a message
@@ -143,8 +143,11 @@ const PREPOSITIONS = new Set(['on', 'in', 'into', 'onto', 'to', 'with', 'from', 
 /** Slots whose names say they hold a path: only they take a value with a slash. */
 const PATH_SLOT = /(path|file|dir|directory|folder|url|uri|link|script|repository|module|route|endpoint)/;
 
-/** A value with an ellipsis (`... --confirm`, `…`): the line left the value out, so it states the template again. */
-const ELIDED = /\.\.\.|…/;
+/**
+ * A value with an ellipsis for a word (`... --confirm`, `…`): the line left the value out, so it
+ * states the template again. An ellipsis inside a word (`main...feature`, `Loading…`) is part of it.
+ */
+const ELIDED = /(^|\s)(\.{3}|…)(\s|$)/;
 
 /** A value that is itself a placeholder: `[module]`, `{x}`, `OBJ`, `ITEM_NAME`. */
 const PLACEHOLDER_VALUE = /^(\[[^\]]*\]|\{[^}]*\}|[A-Z][A-Z_]{2,})$/;

@@ -236,9 +236,18 @@ export function extractActionContract(cluster: DraftInput, members: readonly Mem
   };
 }
 
-/** A slot value's letters and digits, lower case: what is left when typography is taken out. */
-function wordsOnly(value: string): string {
-  return value.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+/**
+ * A slot value's words (letters and digits, lower case), split where punctuation was: what is left
+ * when typography is taken out. Punctuation still parts words (`==1.10` is not `==11.0`), and a
+ * value that is a path of punctuation stays (`cd ..` is not `cd .`); other punctuation goes (`→`
+ * is `->`, and a code comment with an ellipsis is nothing).
+ */
+export function wordsOnly(value: string): string {
+  const words = value.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  if (words !== '') return words;
+  // Only a path of dots, slashes and tildes is still a value; any other punctuation is typography.
+  const bare = value.trim();
+  return /^[./\\~]+$/.test(bare) ? bare : '';
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actionLineTexts, actionLines } from '../../src/extract/action-lines.js';
 import type { Unit } from '../../src/ir/types.js';
+import { parentOf } from '../helpers/skill.js';
 
 /** The code-block reading as it was before its prefilters ('$'/'>' before the prompt strip, '<' before the tag strip). */
 function referenceCodeLines(unit: Unit): { text: string; line: number; shell: boolean }[] {
@@ -59,5 +60,45 @@ describe('action lines of code blocks', () => {
       expect(got).toEqual(referenceCodeLines(unit));
       expect(actionLines(unit).map((l) => l.text)).toEqual(got.map((l) => l.text));
     }
+  });
+});
+
+/** The action lines (source and text) of the one section of a skill with this body. */
+function linesOfBody(body: string): string[] {
+  const parent = parentOf('s', `---\nname: s\ndescription: d\n---\n# S\n\n## Steps\n\n${body}\n`);
+  const unit = parent.units.find((u) => u.heading === 'Steps')!;
+  return actionLineTexts(unit).map((l) => `${l.source}: ${l.text}`);
+}
+
+describe('action lines under words that forbid', () => {
+  it('drop a command the clause forbids', () => {
+    expect(linesOfBody('- Never run `ordercli reorder a1 --confirm` unless asked.')).toEqual([]);
+    expect(linesOfBody('- Use `npm ci` instead of `npm install`.')).toEqual(['inline: npm ci']);
+  });
+
+  it('keep a command a reminder asks for', () => {
+    expect(linesOfBody("- Don't forget to run `npm run build` first.")).toEqual(['inline: npm run build']);
+    expect(linesOfBody('- Do not hesitate to run `git status`.')).toEqual(['inline: git status']);
+    expect(linesOfBody('- Never skip this step - run `make check`.')).toEqual(['inline: make check']);
+    expect(linesOfBody("- Don't worry — just run `npm ci`.")).toEqual(['inline: npm ci']);
+    expect(linesOfBody('- Never trust a stale cache - run `make clean` first.')).toEqual(['inline: make clean']);
+    expect(linesOfBody("1. Don't forget to commit the lockfile")).toEqual(["step: Don't forget to commit the lockfile"]);
+  });
+
+  it('read no forbidding word inside an earlier span', () => {
+    expect(linesOfBody('- Start it with `docker run --pull never img` then `docker logs web`.')).toEqual(['inline: docker run --pull never img', 'inline: docker logs web']);
+  });
+});
+
+describe('numbered steps around code', () => {
+  it('are stated by a command they hold', () => {
+    expect(linesOfBody('1. Search: `POST /x/search` with a query')).toEqual(['inline: POST /x/search']);
+    expect(linesOfBody('1. Install it:\n   ```bash\n   npm install left-pad\n   ```\n2. Then run `npx left-pad x`')).toEqual(['code: npm install left-pad', 'inline: npx left-pad x']);
+  });
+
+  it('stay actions when they hold a value, not a command', () => {
+    expect(linesOfBody('1. Write the config:\n   ```json\n   { "name": "mail sync" }\n   ```')).toEqual(['code: { "name": "mail sync" }', 'step: Write the config: { "name": "mail sync" }']);
+    expect(linesOfBody('1. Set the name to `Mail Sync`')).toEqual(['inline: Mail Sync', 'step: Set the name to Mail Sync']);
+    expect(linesOfBody('1. Press `⌘ K` to open the palette')).toEqual(['step: Press ⌘ K to open the palette']);
   });
 });

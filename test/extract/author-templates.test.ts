@@ -35,6 +35,12 @@ describe('authorTemplateOf', () => {
     // A bracketed label opens a part of a format, not a command; a path opens a command.
     expect(authorTemplateOf(line('step', '[SHOT N | time range]: up to $MAX_SHOTS custom storyboard shots'))).toBeNull();
     expect(authorTemplateOf(line('inline', './run.sh {target}'))?.key).toBe('./run.sh {}');
+    expect(authorTemplateOf(line('step', '(optional) {step}: up to three'))).toBeNull();
+    // A command may open with a digit, a Windows path or a notebook sigil.
+    expect(authorTemplateOf(line('code', '2to3 -w <file>', true))?.key).toBe('2to3 -w {}');
+    expect(authorTemplateOf(line('code', '.\\deploy.ps1 <env>', true))?.key).toBe('.\\deploy.ps1 {}');
+    expect(authorTemplateOf(line('code', '%pip install <package>', true))?.key).toBe('%pip install {}');
+    expect(authorTemplateOf(line('code', '!pip install <package>', true))?.key).toBe('!pip install {}');
   });
 
   it('refuses two placeholders with nothing between them, and imports or assignments', () => {
@@ -78,6 +84,8 @@ describe('matchConcrete', () => {
     expect(matchConcrete(reorder, 'ordercli foodora reorder 8812 --confirm')).toBeNull();
     expect(matchConcrete(reorder, 'ordercli foodora reorder …')).toBeNull();
     expect(matchConcrete(reorder, 'ordercli foodora reorder 8812')).toEqual({ order_code: '8812' });
+    // An ellipsis inside a value is part of it.
+    expect(matchConcrete({ template: 'git diff {range}', slots: ['range'] }, 'git diff main...feature')).toEqual({ range: 'main...feature' });
   });
   it('refuses values that read as source code', () => {
     const use = { template: 'use {tool}', slots: ['tool'] };

@@ -4,7 +4,7 @@
  * template clusters.
  */
 import { describe, expect, it } from 'vitest';
-import { extractContract, type MemberUnit } from '../../src/extract/contract.js';
+import { extractContract, wordsOnly, type MemberUnit } from '../../src/extract/contract.js';
 import { parentOf } from '../helpers/skill.js';
 import type { Cluster, Contract } from '../../src/ir/types.js';
 
@@ -164,5 +164,19 @@ describe('section contracts', () => {
     const two = (pdf: string, prefix: string) => `\`\`\`bash\npdftoppm -jpeg -r 150 ${pdf} ${prefix}\n\`\`\`\n\nThen the appendix:\n\`\`\`bash\npdftoppm -jpeg -r 150 -f 2 -l 5 appendix-${pdf} appendix-${prefix}\n\`\`\``;
     const k = draft(members([two('a.pdf', 'page'), two('b.pdf', 'slide')], 'Images'));
     expect(k.templates).toHaveLength(2);
+  });
+});
+
+describe('slot values told apart by their words', () => {
+  it('are the same when only typography differs', () => {
+    expect(wordsOnly('→')).toBe(wordsOnly('->'));
+    expect(wordsOnly('coverage')).toBe(wordsOnly('coverage"'));
+    expect(wordsOnly('Mail Sync')).toBe(wordsOnly('mail  sync'));
+    expect(wordsOnly('/* ... */ })')).toBe(wordsOnly(''));
+  });
+  it('differ when punctuation parts other words, or a path differs', () => {
+    expect(wordsOnly('==1.10')).not.toBe(wordsOnly('==11.0'));
+    expect(wordsOnly('..')).not.toBe(wordsOnly('.'));
+    expect(wordsOnly('~/')).not.toBe(wordsOnly('/'));
   });
 });
