@@ -13,6 +13,7 @@ import { createMcpServer } from '../serve/mcp-server.js';
 import { startHttpFront, isLoopback, type HttpFront } from '../serve/http-front.js';
 import { openServedDist, ServeError, type ServedDist, type ServedDistHandle } from '../serve/served-dist.js';
 import { escapeInline } from '../text/terminal.js';
+import { INVALID_REQUEST_MESSAGE, screenedStdin } from '../serve/stdio-lines.js';
 import { errnoText } from '../util/errno.js';
 
 export interface ServeCommandOptions {
@@ -72,23 +73,31 @@ export async function serveCommand(opts: ServeCommandOptions, io: ServeIo): Prom
     // The SDK waits for 'drain' once per message written while stdout is full; many large answers
     // in flight would pass Node's default of 10 listeners and print a warning.
     (io.stdout as NodeJS.WriteStream).setMaxListeners?.(0);
-    const transport = new StdioServerTransport(io.stdin as NodeJS.ReadStream, io.stdout as NodeJS.WriteStream);
+    // Blank lines are dropped and a bad request with a readable id is answered under that id
+    // before the SDK sees them (serve/stdio-lines.ts).
+    const screen = screenedStdin((reply) => {
+      io.stdout.write(`${JSON.stringify(reply)}\n`);
+      io.stderr.write(`skillc serve: ${INVALID_REQUEST_MESSAGE} (id ${escapeInline(JSON.stringify(reply.id).slice(0, 80))}); it was answered with error -32600\n`);
+    });
+    io.stdin.pipe(screen);
+    const transport = new StdioServerTransport(screen as unknown as NodeJS.ReadStream, io.stdout as NodeJS.WriteStream);
     // The SDK drops a line that is not JSON, or not a JSON-RPC 2.0 message, without a word: a client
-    // that sent it with an id would wait for ever. It gets the spec's error (id null: the id of a
-    // line that could not be read is not known), and stderr says what was wrong. (Set before
+    // that sent it with an id would wait for ever. It gets the spec's error (id null: the screen
+    // above answered every line whose id could be read), and stderr says what was wrong. (Set before
     // connect, which chains its own handler after this one.)
     transport.onerror = (err: Error) => {
       const parse = err instanceof SyntaxError;
       const invalid = !parse && err.name === 'ZodError';
       if (parse || invalid) {
-        const message = parse ? 'Parse error: a line on stdin is not JSON' : 'Invalid Request: a line on stdin is not a JSON-RPC 2.0 message';
+        const message = parse ? 'Parse error: a line on stdin is not JSON' : INVALID_REQUEST_MESSAGE;
         io.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: parse ? -32700 : -32600, message } })}\n`);
         io.stderr.write(`skillc serve: ${message}; it was answered with error ${parse ? -32700 : -32600}\n`);
       } else io.stderr.write(`skillc serve: ${escapeInline(err.message.slice(0, 500))}\n`);
     };
     const ended = new Promise<void>((resolve) => {
-      io.stdin.once('end', resolve);
-      io.stdin.once('close', resolve);
+      // The screen ends after stdin does, once the lines it holds have gone to the SDK.
+      screen.once('end', resolve);
+      io.stdin.once('error', () => screen.end());
       transport.onclose = resolve;
       onSignal(resolve);
     });

@@ -29,7 +29,7 @@ import { NODES_FILE } from '../graph/query-index.js';
 import type { RankedHit } from './rank.js';
 import { withoutRepeats, type SharedSections } from './shared-sections.js';
 import { collapse } from '../text/collapse.js';
-import { fenceOpening, isFenceClose, type FenceOpening } from '../text/block-lines.js';
+import { fenceOpening, isFenceClose, measurePrefix, type FenceOpening } from '../text/block-lines.js';
 
 /** Between two hits in the output; charged to every hydrated hit, so the one left over pays for the rule before the listed hits. */
 export const SEPARATOR = '\n---\n\n';
@@ -258,27 +258,32 @@ export async function truncate(text: string, room: number, file: string): Promis
 
 /**
  * What closes the blocks the first `n` lines leave open: a fence of the opener's character and
- * length, and one `</details>` per element opened outside code and not closed. '' when none is open.
+ * length, at the opener's column and inside its block quotes (a closer at column 0 would end a list
+ * item and open a new fence), and one `</details>` per element opened outside code, inline code
+ * and comments, and not closed. '' when none is open.
  */
 export function closersOf(lines: readonly string[], n: number): string {
   let fence: FenceOpening | null = null;
+  let closerPrefix = '';
   let details = 0;
   for (let i = 0; i < Math.min(n, lines.length); i++) {
-    const line = lines[i]!;
-    // A fence is indented by at most three spaces (a fourth makes `rest` start with a space: no
-    // fence); the text was split at \n, so a line of a CRLF file ends in its \r.
-    const rest = line.replace(/^ {0,3}/, '').replace(/\r$/, '');
+    // The text was split at \n, so a line of a CRLF file ends in its \r.
+    const line = lines[i]!.replace(/\r$/, '');
     if (fence !== null) {
-      if (isFenceClose(rest, fence)) fence = null;
+      if (isFenceClose(line.replace(/^[ \t>]*/, ''), fence)) fence = null;
       continue;
     }
-    const opening = fenceOpening(rest);
+    const prefix = measurePrefix(line);
+    const opening = fenceOpening(line.slice(prefix.length));
     if (opening) {
       fence = opening;
+      // Quote markers stay; list markers and other characters become blanks of the same width.
+      closerPrefix = line.slice(0, prefix.length).replace(/[^>\t]/g, ' ');
       continue;
     }
-    details += (line.match(/<details\b/gi) ?? []).length;
-    details = Math.max(0, details - (line.match(/<\/details\s*>/gi) ?? []).length);
+    const markup = line.includes('`') || line.includes('<!--') ? line.replace(/<!--.*?(-->|$)/g, '').replace(/(`+)[^`]*?\1/g, '') : line;
+    details += (markup.match(/<details\b/gi) ?? []).length;
+    details = Math.max(0, details - (markup.match(/<\/details\s*>/gi) ?? []).length);
   }
-  return (fence !== null ? `${fence.char.repeat(fence.length)}\n` : '') + '</details>\n'.repeat(details);
+  return (fence !== null ? `${closerPrefix}${fence.char.repeat(fence.length)}\n` : '') + '</details>\n'.repeat(details);
 }

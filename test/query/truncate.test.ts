@@ -35,6 +35,20 @@ describe('closersOf', () => {
   });
 });
 
+describe('closersOf, in containers', () => {
+  it('closes a fence in a list item or a block quote at the opener\'s column, inside the quote', () => {
+    expect(closersOf(['1. Run it:', '   ```bash', '   make'], 3)).toBe('   ```\n');
+    expect(closersOf(['- ```bash', '  make'], 2)).toBe('  ```\n');
+    expect(closersOf(['> ```', '> make'], 2)).toBe('> ```\n');
+    expect(closersOf(['- item', '  ```', '  make', '  ```', 'after'], 5)).toBe('');
+  });
+
+  it('counts no <details> named in inline code or a comment', () => {
+    expect(closersOf(['Wrap it in `<details>` tags.', '<!-- <details> -->'], 2)).toBe('');
+    expect(closersOf(['`x` <details>'], 1)).toBe('</details>\n');
+  });
+});
+
 describe('truncate', () => {
   it('closes the block the cut falls in before the note', async () => {
     const text = ['# Setup', '', '```bash', ...Array.from({ length: 400 }, (_, i) => `echo step ${i} of a long script`), '```', '', 'After.'].join('\n');

@@ -274,11 +274,13 @@ describe('skillc serve: start-up', () => {
   });
 
   it('answers a line that is not JSON, or not JSON-RPC, with the spec\'s error instead of silence', () => {
-    const r = spawnSyncServe(cliDist, '{garbage\n{"jsonrpc":"1.0","id":3,"method":"ping"}\n{"jsonrpc":"2.0","id":4,"method":"ping"}\n');
+    const r = spawnSyncServe(cliDist, '{garbage\n\n  \r\n{"jsonrpc":"1.0","id":3,"method":"ping"}\n{"method":"ping"}\n{"jsonrpc":"2.0","id":4,"method":"ping"}\n');
     expect(r.status).toBe(0);
     const replies = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: unknown; error?: { code: number }; result?: unknown });
+    // Blank lines get no answer; a bad request whose id can be read is answered under that id.
     expect(replies).toEqual([
       { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } },
+      { jsonrpc: '2.0', id: 3, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } },
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } },
       { jsonrpc: '2.0', id: 4, result: {} },
     ]);

@@ -145,6 +145,17 @@ describe('long skills come in parts', () => {
     expect(out).toBe(whole);
     expect(() => textPart(whole, 2, 'big', long.length + 1)).toThrow(/past the end of line 2/);
   });
+
+  it('goes on at the next line when a cut ends exactly at a line\'s end, or before only its \\r', () => {
+    for (const eol of ['\n', '\r\n']) {
+      const whole = `${'A'.repeat(MAX_TEXT_CHARS)}${eol}${'B'.repeat(10)}${eol}tail`;
+      const first = textPart(whole, 1, 'big');
+      const note = /\n\[skillc: [^\]]*call get_skill_bundle with (\{[^}]*\}) for the rest\]\n$/.exec(first)!;
+      const next = JSON.parse(note[1]!) as { fromLine: number; fromColumn?: number };
+      expect(next).toEqual({ skill: 'big', fromLine: 2 });
+      expect(first.slice(0, note.index) + textPart(whole, next.fromLine, 'big', next.fromColumn ?? 1)).toBe(whole);
+    }
+  });
 });
 
 describe('reload', () => {
