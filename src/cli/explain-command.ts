@@ -15,6 +15,7 @@ import type { CommandIO } from './build-command.js';
 import type { CandidateRecord as Candidate } from '../ir/types.js';
 import { validateAgainst } from '../schema/validate.js';
 import { escapeInline } from '../text/terminal.js';
+import { cutAtCodePoints } from '../text/code-points.js';
 import { DistReadError, MAX_INDEX_BYTES, readDistFile } from '../util/confined-read.js';
 
 class CandidatesError extends Error {}
@@ -39,7 +40,7 @@ export function explainCommand(id: string, opts: { dist: string; json?: boolean 
   if (!found) {
     const near = id.length > 200 ? [] : candidates.flatMap((c) => [c.cluster.id, c.profile.contract ?? '']).filter((x) => x && (x.startsWith(id) || x.includes(id))).slice(0, 5);
     // The id is echoed bounded, as serve echoes names: a 100,000-character argument is not a line of stderr.
-    const shown = id.length > 200 ? `${id.slice(0, 200)}… (${id.length} characters)` : id;
+    const shown = id.length > 200 ? `${id.slice(0, cutAtCodePoints(id, 200))}… (${id.length} characters)` : id;
     io.stderr.write(escapeInline(`skillc explain: no cluster or contract '${shown}' in ${file}${near.length ? `; did you mean ${near.join(', ')}?` : ''}`) + '\n');
     return 2;
   }

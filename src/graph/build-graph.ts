@@ -166,8 +166,16 @@ function descriptionOf(p: Parent): string {
   // food` is a mapping to YAML, an error lint reports) is still the author's sentence: its line
   // as written stands for it in the index, so the skill is not listed without one.
   if (d === undefined || (d !== null && typeof d === 'object')) {
-    const line = /^description:[ \t]*(\S[^\r\n]*)$/m.exec(p.frontmatter.yaml)?.[1]?.trim() ?? '';
-    if (line && !/^[|>&*!]/.test(line)) return line.replace(/^(["'])(.*)\1$/, '$2');
+    // The value goes on over the indented lines after it (a plain scalar folded over lines), and
+    // an unquoted value ends where a ' #' comment starts.
+    const m = /^description:[ \t]*(\S[^\r\n]*)((?:\r?\n[ \t]+\S[^\r\n]*)*)/m.exec(p.frontmatter.yaml);
+    const first = m?.[1]?.trim() ?? '';
+    if (first && !/^[|>&*!]/.test(first)) {
+      const quoted = /^["']/.test(first);
+      const lines = [first, ...(m![2] ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean)];
+      const text = lines.map((l) => (quoted ? l : l.replace(/(^|[ \t])#.*$/, '').trim())).filter(Boolean).join(' ');
+      return text.replace(/^(["'])(.*)\1$/, '$2');
+    }
   }
   return '';
 }

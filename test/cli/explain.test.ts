@@ -45,6 +45,9 @@ describe('skillc explain', () => {
     expect(long.code).toBe(2);
     expect(long.stderr.length).toBeLessThan(1000);
     expect(long.stderr).toMatch(/\(100000 characters\)/);
+    // The cut never splits a surrogate pair: 199 letters and an emoji keep the emoji whole.
+    const emoji = skillc(['explain', `${'a'.repeat(199)}😀${'b'.repeat(50)}`, '--dist', dist]);
+    expect(emoji.stderr).toContain(`${'a'.repeat(199)}😀…`);
   });
 });
 

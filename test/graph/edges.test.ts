@@ -158,14 +158,26 @@ describe('edge rules', () => {
     expect(pairs(doc, 'wf')).toEqual(['skill:pack-b/nano-pdf -> skill:pack-b/pdf-ship']);
   });
 
+  it('wf: a plugin: prefix names another package\'s skill of the same name, and only that one', async () => {
+    const doc = await graphOf({
+      'pack-a/deploy/SKILL.md': skill('deploy', 'Deploys A.', 'Then run `pack-d:deploy` for the mirror, and `pack-c:deploy` which is not there.'),
+      'pack-b/deploy/SKILL.md': skill('deploy', 'Deploys B.', 'Then use `pack-a:deploy` again; `deploy` is this skill.'),
+      'pack-d/deploy/SKILL.md': skill('deploy', 'Deploys D.', 'Run `pack-d:deploy`.'),
+    });
+    expect(pairs(doc, 'wf')).toEqual(['skill:pack-a/deploy -> skill:pack-d/deploy', 'skill:pack-b/deploy -> skill:pack-a/deploy']);
+  });
+
   it('reads a description YAML took for a mapping from its line, for the index', async () => {
     const doc = await graphOf({
       'food-order/SKILL.md': '---\nname: food-order\ndescription: Reorder Foodora orders with ordercli. Triggers: order food, reorder\n---\n\n# food-order\n\nPreview first.\n',
       'quoted/SKILL.md': '---\nname: quoted\ndescription: "Plain: quoted"\n---\n\n# quoted\n\nText.\n',
+      // Folded over indented lines, with a comment after it: the whole sentence, without the comment.
+      'folded/SKILL.md': '---\nname: folded\ndescription: Sync mail. Triggers: inbox,\n  unread mail # keep short\nlicense: MIT\n---\n\n# folded\n\nText.\n',
     });
     const node = (id: string) => doc.nodes.find((x) => x.id === id) as { description: string };
     expect(node('skill:food-order').description).toBe('Reorder Foodora orders with ordercli. Triggers: order food, reorder');
     expect(node('skill:quoted').description).toBe('Plain: quoted');
+    expect(node('skill:folded').description).toBe('Sync mail. Triggers: inbox, unread mail');
   });
 
   it('wf keeps the direction most mentions give when two skills name each other both ways', async () => {

@@ -53,7 +53,7 @@ export const wfRule: EdgeRule = {
           const value = c.value.trim().toLowerCase();
           // `plugin:skill` is explicit enough for a name without a hyphen.
           const prefixed = /^[a-z0-9-]+:[a-z0-9]/.test(value);
-          const target = resolveName(value.replace(/^[a-z0-9-]+:/, ''), i, ctx.parents, byName, prefixed);
+          const target = resolveName(value.replace(/^[a-z0-9-]+:/, ''), i, ctx.parents, byName, prefixed, prefixed ? value.slice(0, value.indexOf(':')) : undefined);
           if (target !== undefined) add(i, target, 'mention', `\`${c.value.trim()}\``, p.file, c.line, lineText(c.line));
         }
         // Every mention ends in the word skill (any case): a text without those letters has none.
@@ -123,13 +123,21 @@ function linkedSkill(p: Parent, url: string, byFolder: ReadonlyMap<string, numbe
   return byFolder.get(target);
 }
 
-/** A skill named by a code span or "X skill": names with a hyphen only, nearest in the tree on ties. */
-function resolveName(name: string, self: number, parents: readonly Parent[], byName: ReadonlyMap<string, number[]>, plainAllowed: boolean): number | undefined {
+/**
+ * A skill named by a code span or "X skill": names with a hyphen only (or any name after a
+ * `plugin:` prefix), in the prefix's package when one of that name is there, else nearest in the
+ * tree, ties by path.
+ */
+function resolveName(name: string, self: number, parents: readonly Parent[], byName: ReadonlyMap<string, number[]>, plainAllowed: boolean, plugin?: string): number | undefined {
   if (!name.includes('-') && !plainAllowed) return undefined;
+  /** Whether a skill's path has the `plugin:` prefix's name as a folder. */
+  const inPlugin = (i: number) => plugin !== undefined && parents[i]!.path.toLowerCase().split('/').includes(plugin);
   // A skill that names itself (its own CLI, `nano-pdf` in the nano-pdf skill) points at no other
-  // skill, though another package may ship one of that name.
-  if (namesOf(parents[self]!).includes(name)) return undefined;
-  const candidates = (byName.get(name) ?? []).filter((i) => i !== self);
+  // skill, though another package may ship one of that name; unless a `plugin:` prefix names
+  // another package's skill of that name, and one is there.
+  let candidates = (byName.get(name) ?? []).filter((i) => i !== self);
+  if (plugin !== undefined && candidates.some(inPlugin)) candidates = candidates.filter(inPlugin);
+  if (namesOf(parents[self]!).includes(name) && !(plugin !== undefined && !inPlugin(self) && candidates.some(inPlugin))) return undefined;
   if (candidates.length === 0) return undefined;
   const here = parents[self]!.path.split('/');
   const shared = (i: number) => {
