@@ -19,7 +19,7 @@ export interface ActionLine {
 }
 
 const MAX_LINES_PER_BLOCK = 40;
-export const SHELL_LANGS: ReadonlySet<string> = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'shell-session', 'shellsession', 'terminal', 'cmd', 'powershell', 'ps1', 'fish']);
+export const SHELL_LANGS: ReadonlySet<string> = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'shell-session', 'shellsession', 'terminal', 'cmd', 'bat', 'batch', 'powershell', 'pwsh', 'ps1', 'fish']);
 const MAX_LINE_CHARS = 240;
 
 export function actionLines(unit: Unit): ActionLine[] {
@@ -92,7 +92,7 @@ function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: bool
     if (push('inline', c.value, c.line) && commandLike(c.value.trim())) commandSpans.push(c.start);
   }
   for (const b of unit.bullets) {
-    if (!b.ordered || FORBIDDING_STEP.test(b.text)) continue;
+    if (!b.ordered || forbiddingStep(b.text)) continue;
     // A step that holds a command, in a block or a span, is stated by it, an action line of its own:
     // the step's words around it title it (`Convert DOCX to PDF:`) or say what it made (`This
     // creates files like page-1.jpg`), and as a second action they would make one command two
@@ -109,42 +109,66 @@ function linesOf<T>(unit: Unit, make: (source: ActionLine['source'], shell: bool
  * command under them is what not to do, not an action of the procedure. (A bare `not` is left out:
  * `check that it does not fail` states what to verify.)
  */
-const FORBIDDING = /(^|[^\p{L}])(never|don['’]?t|do not|must not|mustn['’]t|should not|shouldn['’]t|avoid|instead of|rather than)(?![\p{L}])(?!\s+(forget|hesitate|worry|fail|skip|miss|neglect|omit)(?![\p{L}]))|[❌✗✘🚫]/iu;
+const NEGATION = /(^|[^\p{L}])(never|don['’]?t|do not|must not|mustn['’]t|should not|shouldn['’]t|avoid|instead of|rather than)(?![\p{L}])|[❌✗✘🚫]/giu;
 
 /**
- * A numbered step that opens by forbidding (`Never force-push to main`, `❌ Don't …`). A reminder
- * (`Don't forget to run`, `Never skip`) asks for the action, so it is not one.
+ * A reminder after a negation asks for the action: `Don't forget to run`, `Do not hesitate to`,
+ * `Never skip running`. After a verb of leaving out, unless the clause names the means it forbids
+ * (`Never skip hooks with`, `Don't skip the check by running`).
  */
-const FORBIDDING_STEP = /^[^\p{L}\p{N}]*(never|don['’]?t|do not|must not|should not|avoid)(?![\p{L}])(?!\s+(forget|hesitate|worry|fail|skip|miss|neglect|omit)(?![\p{L}]))|^[^\p{L}\p{N}]*[❌✗✘🚫]/iu;
+const REMINDER = /^\s+(?:(forget|hesitate|worry)|(fail|skip|miss|neglect|omit))(?![\p{L}])/iu;
+const MEANS = /(^|[^\p{L}])(with|by|using|via|through)(?![\p{L}])/iu;
+
+/** Whether the text after a negation makes it a reminder rather than a prohibition. */
+function reminds(after: string): boolean {
+  const r = REMINDER.exec(after);
+  return r !== null && (r[1] !== undefined || !MEANS.test(after.slice(r[0].length)));
+}
+
+/** A numbered step that opens by forbidding (`Never force-push to main`, `❌ Don't …`). */
+const FORBIDDING_STEP = /^[^\p{L}\p{N}]*(never|don['’]?t|do not|must not|should not|avoid)(?![\p{L}])|^[^\p{L}\p{N}]*[❌✗✘🚫]/iu;
+
+function forbiddingStep(text: string): boolean {
+  const m = FORBIDDING_STEP.exec(text);
+  return m !== null && !reminds(text.slice(m.index + m[0].length));
+}
 
 export function forbidden(clause: string): boolean {
-  return FORBIDDING.test(clause);
+  for (const m of clause.matchAll(NEGATION)) if (!reminds(clause.slice(m.index + m[0].length))) return true;
+  return false;
 }
 
 /**
  * The text of the clause before `at` (a file offset in the unit): back to the last sentence or
- * clause mark (a dash between spaces included), or the line start. Inline code in it is masked:
- * an earlier command (`docker run --pull never img`) says nothing about the span at `at`.
+ * clause mark that words follow, or the line start. A mark with no word after it (`Never use
+ * these — `a`, `b``) introduces what the clause names, so the clause goes on before it; an aside
+ * between two long dashes (`Do not — ever — run`) is left out. Inline code is masked: an earlier
+ * command (`docker run --pull never img`) says nothing about the span at `at`.
  */
 export function clauseBefore(unit: Unit, at: number): string {
   const rel = at - unit.start;
   if (rel <= 0 || rel > unit.text.length) return '';
   const lineStart = unit.text.lastIndexOf('\n', rel - 1) + 1;
-  const before = unit.text.slice(lineStart, rel).replace(/(`+)[^`]*?\1/g, ' CODE ');
+  const before = unit.text
+    .slice(lineStart, rel)
+    .replace(/(`+)[^`]*?\1/g, ' · ')
+    .replace(/\s?[—–]\s?[^—–.;:!?]*?\s?[—–]/g, ' ');
   let cut = 0;
-  for (const m of before.matchAll(/[.;:,!?](?=\s)|\s[-–—]+\s|—/g)) cut = m.index + m[0].length;
+  for (const m of before.matchAll(/[.;:,!?](?=\s)|\s[-–—]+\s|—/g)) {
+    const end = m.index + m[0].length;
+    if (/\p{L}/u.test(before.slice(end))) cut = end;
+  }
   return before.slice(cut);
 }
 
 /**
- * Whether an inline span reads as a command: a program word (lower case, a path, or a shell
- * sigil such as `%pip`, `!pip`, `./run`) or an upper-case verb, and arguments, and not a message
- * or a label. A value with
- * a space (`Mail Sync`, `⌘ K`) is not one, so a step that names it is still an action of its own.
+ * Whether an inline span reads as a command: a program word (a name, a path, `$EDITOR`, or a
+ * sigil such as `%pip`, `!pip`), after any `NAME=value` settings, then arguments; and not a
+ * message or a label. A value with a space (`Mail Sync`, `⌘ K`) is not one, so a step that names
+ * it is still an action of its own.
  */
 function commandLike(text: string): boolean {
-  // An upper-case verb before its arguments is a request or a statement (`POST /search`, `SELECT * FROM t`).
-  return (/^[%!]?[a-z0-9_.~\/\\][\w.\/\\:@+-]*\s+\S/.test(text) || /^[A-Z]{3,}\s+\S/.test(text)) && !messageLike(text);
+  return /^(\w+=\S*\s+)*[%!$]?[A-Za-z0-9_.~\/\\][\w.\/\\:@+-]*\s+\S/.test(text) && !messageLike(text);
 }
 
 /**

@@ -79,9 +79,11 @@ export function authorTemplateOf(line: Pick<ActionLine, 'source' | 'shell' | 'te
   const constant = pieces.join(' ');
   // A template needs a word of its own (a command, a verb) and must start with it.
   if (!/[A-Za-z]{2}/.test(constant) || pieces[0]!.trim() === '') return null;
-  // A line that opens with a bracket or a bar (`[SHOT N | time range]: up to …`, `| col |`) names a
-  // part of a format; a command opens with a word, a path or a sigil (`2to3`, `.\deploy.ps1`, `%pip`, `@claude`).
-  if (/^\s*[[|(]/.test(pieces[0]!)) return null;
+  // A command opens with a word, a number, a path or a sigil before a name (`2to3`, `./run.sh`,
+  // `.\deploy.ps1`, `%pip`, `!pip`, `@claude`). A line that opens otherwise is part of something
+  // else: a bracketed label or a bar of a format (`[SHOT N | time range]: …`), an option of a list
+  // (`--out <file>`), a quoted value, a prompt (`$ npm …`), a list marker, a mark (`❌`), JSON.
+  if (!/^\s*([\p{L}\p{N}]|[./~\\][\w./~\\-]|[%!@]\p{L})/u.test(pieces[0]!)) return null;
   // Two placeholders with nothing between them cannot be told apart in a concrete line.
   if (pieces.slice(1, -1).some((p) => p.trim() === '')) return null;
   // An action starts with a command or a verb; a capitalised word that is neither starts a message
@@ -144,10 +146,11 @@ const PREPOSITIONS = new Set(['on', 'in', 'into', 'onto', 'to', 'with', 'from', 
 const PATH_SLOT = /(path|file|dir|directory|folder|url|uri|link|script|repository|module|route|endpoint)/;
 
 /**
- * A value with an ellipsis for a word (`... --confirm`, `…`): the line left the value out, so it
- * states the template again. An ellipsis inside a word (`main...feature`, `Loading…`) is part of it.
+ * A value with an ellipsis at a word's edge (`... --confirm`, `…`, `numpy...`): the line left
+ * (part of) the value out, so it states the template again. An ellipsis between two words'
+ * characters (`main...feature`) is part of the value.
  */
-const ELIDED = /(^|\s)(\.{3}|…)(\s|$)/;
+const ELIDED = /(^|\s)(\.{3}|…)|(\.{3}|…)(\s|$)/;
 
 /** A value that is itself a placeholder: `[module]`, `{x}`, `OBJ`, `ITEM_NAME`. */
 const PLACEHOLDER_VALUE = /^(\[[^\]]*\]|\{[^}]*\}|[A-Z][A-Z_]{2,})$/;

@@ -85,6 +85,16 @@ describe('action lines under words that forbid', () => {
     expect(linesOfBody("1. Don't forget to commit the lockfile")).toEqual(["step: Don't forget to commit the lockfile"]);
   });
 
+  it('drop a command the clause forbids through a dash, an aside, a list or a means', () => {
+    expect(linesOfBody('- Never use destructive commands - `git reset --hard` wipes your work.')).toEqual([]);
+    expect(linesOfBody('- Do not — under any circumstances — run `git push --force origin main`.')).toEqual([]);
+    expect(linesOfBody('- Never use destructive commands — `git reset --hard`, `git clean -fdx`.')).toEqual([]);
+    expect(linesOfBody('- Never skip hooks with `git commit --no-verify`.')).toEqual([]);
+    expect(linesOfBody("- Don't skip the lockfile check by running `npm install --no-package-lock`.")).toEqual([]);
+    expect(linesOfBody("- Don't forget to run the tests with `npm test`.")).toEqual(['inline: npm test']);
+    expect(linesOfBody('1. Never skip hooks with --no-verify')).toEqual([]);
+  });
+
   it('read no forbidding word inside an earlier span', () => {
     expect(linesOfBody('- Start it with `docker run --pull never img` then `docker logs web`.')).toEqual(['inline: docker run --pull never img', 'inline: docker logs web']);
   });
@@ -93,6 +103,10 @@ describe('action lines under words that forbid', () => {
 describe('numbered steps around code', () => {
   it('are stated by a command they hold', () => {
     expect(linesOfBody('1. Search: `POST /x/search` with a query')).toEqual(['inline: POST /x/search']);
+    for (const command of ['NODE_ENV=production npm run build', 'Rscript analysis.R', 'Install-Module PSReadLine -Scope CurrentUser', '$EDITOR notes.md']) {
+      expect(linesOfBody(`1. Do it with \`${command}\``)).toEqual([`inline: ${command}`]);
+    }
+    expect(linesOfBody('1. Update it:\n   ```pwsh\n   Update-Module PSReadLine\n   ```')).toEqual(['code: Update-Module PSReadLine']);
     expect(linesOfBody('1. Install it:\n   ```bash\n   npm install left-pad\n   ```\n2. Then run `npx left-pad x`')).toEqual(['code: npm install left-pad', 'inline: npx left-pad x']);
   });
 

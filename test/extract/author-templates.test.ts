@@ -41,6 +41,10 @@ describe('authorTemplateOf', () => {
     expect(authorTemplateOf(line('code', '.\\deploy.ps1 <env>', true))?.key).toBe('.\\deploy.ps1 {}');
     expect(authorTemplateOf(line('code', '%pip install <package>', true))?.key).toBe('%pip install {}');
     expect(authorTemplateOf(line('code', '!pip install <package>', true))?.key).toBe('!pip install {}');
+    // An option of a list, a quoted value, a prompt, a list marker, a mark or JSON opens no command.
+    for (const text of ['--out <file>', '"{x}" is required', '$ npm install {pkg}', '- install {pkg}', '{"name": "{x}"}', '❌ delete {file} from git']) {
+      expect(authorTemplateOf(line('inline', text)), text).toBeNull();
+    }
   });
 
   it('refuses two placeholders with nothing between them, and imports or assignments', () => {
@@ -86,6 +90,8 @@ describe('matchConcrete', () => {
     expect(matchConcrete(reorder, 'ordercli foodora reorder 8812')).toEqual({ order_code: '8812' });
     // An ellipsis inside a value is part of it.
     expect(matchConcrete({ template: 'git diff {range}', slots: ['range'] }, 'git diff main...feature')).toEqual({ range: 'main...feature' });
+    const pip = { template: 'pip install {package}', slots: ['package'] };
+    for (const text of ['pip install numpy...', 'pip install ...numpy', 'pip install numpy pandas…']) expect(matchConcrete(pip, text), text).toBeNull();
   });
   it('refuses values that read as source code', () => {
     const use = { template: 'use {tool}', slots: ['tool'] };
