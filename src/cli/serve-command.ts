@@ -105,6 +105,10 @@ export async function serveCommand(opts: ServeCommandOptions, io: ServeIo): Prom
     say(`serving ${what} on stdio`);
     await ended;
     await server.close().catch(() => undefined);
+    // The SDK pauses the stream it read (the screen); stdin, piped into it, would go on reading and
+    // keep the process alive after a signal.
+    io.stdin.unpipe(screen);
+    if (io.stdin.listenerCount('data') === 0) io.stdin.pause();
     handle.close();
     return 0;
   }

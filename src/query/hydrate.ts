@@ -29,7 +29,9 @@ import { NODES_FILE } from '../graph/query-index.js';
 import type { RankedHit } from './rank.js';
 import { withoutRepeats, type SharedSections } from './shared-sections.js';
 import { collapse } from '../text/collapse.js';
-import { fenceOpening, isFenceClose, measurePrefix, type FenceOpening } from '../text/block-lines.js';
+import { closersOf } from '../text/open-blocks.js';
+
+export { closersOf };
 
 /** Between two hits in the output; charged to every hydrated hit, so the one left over pays for the rule before the listed hits. */
 export const SEPARATOR = '\n---\n\n';
@@ -183,7 +185,7 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
         // A skill that leaves a fence or a `<details>` open would swallow the hits after it: it is
         // closed here, as a truncated hit's cut is. And the cost is the text's as it is now: the
         // index counted the bundle when it was built, and a bundle edited since may be far larger.
-        const closers = closersOf(body.split('\n'), Number.POSITIVE_INFINITY);
+        const closers = await closersOf(body.split('\n'), Number.POSITIVE_INFINITY);
         if (closers) body = `${body}${body.endsWith('\n') ? '' : '\n'}${closers}`;
         if (body === whole || closers) cost = count(header) + count(body) + tokenBound(SEPARATOR);
       }
@@ -243,47 +245,16 @@ export function readDistText(dist: string, rel: string, what: string, owner: str
 export async function truncate(text: string, room: number, file: string): Promise<{ text: string; tokens: number } | null> {
   const count = await loadTokenCounter();
   const lines = text.split('\n');
-  const render = (n: number) => `${lines.slice(0, n).join('\n')}\n${closersOf(lines, n)}\n[skillc: truncated after ${n} of ${lines.length} lines to fit the budget; the rest is in \`${file}\`]\n`;
+  const render = async (n: number) => `${lines.slice(0, n).join('\n')}\n${await closersOf(lines, n)}\n[skillc: truncated after ${n} of ${lines.length} lines to fit the budget; the rest is in \`${file}\`]\n`;
   let lo = 0;
   let hi = lines.length;
-  if (count(render(0)) > room) return null;
+  if (count(await render(0)) > room) return null;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (count(render(mid)) <= room) lo = mid;
+    if (count(await render(mid)) <= room) lo = mid;
     else hi = mid - 1;
   }
-  const rendered = render(lo);
+  const rendered = await render(lo);
   return { text: rendered, tokens: count(rendered) };
 }
 
-/**
- * What closes the blocks the first `n` lines leave open: a fence of the opener's character and
- * length, at the opener's column and inside its block quotes (a closer at column 0 would end a list
- * item and open a new fence), and one `</details>` per element opened outside code, inline code
- * and comments, and not closed. '' when none is open.
- */
-export function closersOf(lines: readonly string[], n: number): string {
-  let fence: FenceOpening | null = null;
-  let closerPrefix = '';
-  let details = 0;
-  for (let i = 0; i < Math.min(n, lines.length); i++) {
-    // The text was split at \n, so a line of a CRLF file ends in its \r.
-    const line = lines[i]!.replace(/\r$/, '');
-    if (fence !== null) {
-      if (isFenceClose(line.replace(/^[ \t>]*/, ''), fence)) fence = null;
-      continue;
-    }
-    const prefix = measurePrefix(line);
-    const opening = fenceOpening(line.slice(prefix.length));
-    if (opening) {
-      fence = opening;
-      // Quote markers stay; list markers and other characters become blanks of the same width.
-      closerPrefix = line.slice(0, prefix.length).replace(/[^>\t]/g, ' ');
-      continue;
-    }
-    const markup = line.includes('`') || line.includes('<!--') ? line.replace(/<!--.*?(-->|$)/g, '').replace(/(`+)[^`]*?\1/g, '') : line;
-    details += (markup.match(/<details\b/gi) ?? []).length;
-    details = Math.max(0, details - (markup.match(/<\/details\s*>/gi) ?? []).length);
-  }
-  return (fence !== null ? `${closerPrefix}${fence.char.repeat(fence.length)}\n` : '') + '</details>\n'.repeat(details);
-}

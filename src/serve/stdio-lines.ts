@@ -2,7 +2,8 @@
  * A screen in front of the MCP SDK's stdio reader. The SDK reads one JSON-RPC message per line and
  * reports a line it cannot take as an error without the line, so the answer to it could only carry
  * id null. Here each line is looked at first:
- * - a blank line (a client's keep-alive, a stray newline) is no message and gets no answer;
+ * - a blank line (a client's keep-alive, a stray newline) is no message and gets no answer, nor
+ *   does a malformed response (no request to answer);
  * - a JSON object that is not a JSON-RPC 2.0 message but has a readable id (`"jsonrpc": "1.0"`)
  *   is answered with -32600 under that id, as JSON-RPC 2.0 asks, and not passed on;
  * - every other line goes on unchanged (a line that is not JSON still gets the SDK's error, -32700
@@ -34,7 +35,11 @@ export function screenLine(line: string): InvalidRequestReply | 'drop' | null {
     return null;
   }
   if (JSONRPCMessageSchema.safeParse(value).success) return null;
-  const id = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : undefined;
+  const object = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  // A malformed response (a result or an error, no method) is not answered: JSON-RPC answers
+  // requests only, and an error under its id could pass for the answer to the client's own request.
+  if (object && !('method' in object) && ('result' in object || 'error' in object)) return 'drop';
+  const id = object?.['id'];
   if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) return null;
   return { jsonrpc: '2.0', id, error: { code: -32600, message: INVALID_REQUEST_MESSAGE } };
 }

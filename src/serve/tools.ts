@@ -315,7 +315,11 @@ export function textPart(whole: string, fromLine: number, skillPath: string, fro
     // A cut at the line's end (or before only its \r) leaves nothing of it: the part takes the line
     // ending too, and the next part is the next line.
     const lineEnd = start - (fromColumn - 1) + lineLength;
-    if (lineEnd - end <= 1 && /^\r?$/.test(whole.slice(end, lineEnd))) return `${whole.slice(start, lineEnd + 1)}\n[skillc: lines ${fromLine}–${fromLine} of ${lines.length}; call get_skill_bundle with ${next(fromLine + 1, 1)} for the rest]\n`;
+    if (lineEnd - end <= 1 && /^\r?$/.test(whole.slice(end, lineEnd))) {
+      // On the last line, that \r is all there is left: the part takes it and ends the text.
+      if (fromLine === lines.length) return whole.slice(start);
+      return `${whole.slice(start, lineEnd + 1)}\n[skillc: lines ${fromLine}–${fromLine} of ${lines.length}; call get_skill_bundle with ${next(fromLine + 1, 1)} for the rest]\n`;
+    }
     return `${whole.slice(start, end)}\n[skillc: line ${fromLine}, characters ${fromColumn}–${column - 1} of ${lineLength}; call get_skill_bundle with ${next(fromLine, column)} for the rest]\n`;
   }
   return `${whole.slice(start, end)}\n[skillc: lines ${fromLine}–${line} of ${lines.length}; call get_skill_bundle with ${next(line + 1, 1)} for the rest]\n`;

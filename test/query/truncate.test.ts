@@ -4,48 +4,101 @@
  * that, are not read as code or folded away.
  */
 import { describe, expect, it } from 'vitest';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import type { Root, RootContent } from 'mdast';
 import { closersOf, truncate } from '../../src/query/hydrate.js';
+import { blockParser, parsedClosers, scannedClosers } from '../../src/text/open-blocks.js';
 
 describe('closersOf', () => {
-  it('closes a fence with its own character and length, and only an open one', () => {
+  it('closes a fence with its own character and length, and only an open one', async () => {
     const lines = ['# A', '', '````bash', 'echo ```', 'ls', '````', 'text', '~~~', 'x'];
-    expect(closersOf(lines, 4)).toBe('````\n');
-    expect(closersOf(lines, 6)).toBe('');
-    expect(closersOf(lines, 9)).toBe('~~~\n');
+    expect(await closersOf(lines, 4)).toBe('````\n');
+    expect(await closersOf(lines, 6)).toBe('');
+    expect(await closersOf(lines, 9)).toBe('~~~\n');
   });
 
-  it('reads the fences of a file with CRLF line endings (split at \\n, each line keeps its \\r)', () => {
+  it('reads the fences of a file with CRLF line endings (split at \\n, each line keeps its \\r)', async () => {
     const lines = ['# A\r', '```bash\r', 'ls\r', '```\r', 'text\r', '~~~\r', 'x\r'];
-    expect(closersOf(lines, 3)).toBe('```\n');
-    expect(closersOf(lines, 5)).toBe('');
-    expect(closersOf(lines, 7)).toBe('~~~\n');
+    expect(await closersOf(lines, 3)).toBe('```\n');
+    expect(await closersOf(lines, 5)).toBe('');
+    expect(await closersOf(lines, 7)).toBe('~~~\n');
   });
 
-  it('takes a line of inline code for no fence, and a short fence for no closer', () => {
-    expect(closersOf(['```js `x` ```', 'text'], 2)).toBe('');
-    expect(closersOf(['````', '```', 'still code'], 3)).toBe('````\n');
+  it('takes a line of inline code for no fence, and a short fence for no closer', async () => {
+    expect(await closersOf(['```js `x` ```', 'text'], 2)).toBe('');
+    expect(await closersOf(['````', '```', 'still code'], 3)).toBe('````\n');
   });
 
-  it('closes <details> opened outside code, not those shown in code', () => {
+  it('closes <details> opened outside code, not those shown in code', async () => {
     const lines = ['<details><summary>More</summary>', '', '```html', '<details>', '```', 'body', '<DETAILS>', '</details>'];
-    expect(closersOf(lines, 2)).toBe('</details>\n');
-    expect(closersOf(lines, 4)).toBe('```\n</details>\n');
-    expect(closersOf(lines, 7)).toBe('</details>\n</details>\n');
-    expect(closersOf(lines, 8)).toBe('</details>\n');
+    expect(await closersOf(lines, 2)).toBe('</details>\n');
+    expect(await closersOf(lines, 4)).toBe('```\n</details>\n');
+    expect(await closersOf(lines, 7)).toBe('</details>\n</details>\n');
+    expect(await closersOf(lines, 8)).toBe('</details>\n');
   });
 });
 
 describe('closersOf, in containers', () => {
-  it('closes a fence in a list item or a block quote at the opener\'s column, inside the quote', () => {
-    expect(closersOf(['1. Run it:', '   ```bash', '   make'], 3)).toBe('   ```\n');
-    expect(closersOf(['- ```bash', '  make'], 2)).toBe('  ```\n');
-    expect(closersOf(['> ```', '> make'], 2)).toBe('> ```\n');
-    expect(closersOf(['- item', '  ```', '  make', '  ```', 'after'], 5)).toBe('');
+  it('closes a fence in a list item or a block quote at the opener\'s column, inside the quote', async () => {
+    expect(await closersOf(['1. Run it:', '   ```bash', '   make'], 3)).toBe('   ```\n');
+    expect(await closersOf(['- ```bash', '  make'], 2)).toBe('  ```\n');
+    expect(await closersOf(['> ```', '> make'], 2)).toBe('> ```\n');
+    expect(await closersOf(['- item', '  ```', '  make', '  ```', 'after'], 5)).toBe('');
   });
 
-  it('counts no <details> named in inline code or a comment', () => {
-    expect(closersOf(['Wrap it in `<details>` tags.', '<!-- <details> -->'], 2)).toBe('');
-    expect(closersOf(['`x` <details>'], 1)).toBe('</details>\n');
+  it('counts no <details> named in inline code or a comment', async () => {
+    expect(await closersOf(['Wrap it in `<details>` tags.', '<!-- <details> -->'], 2)).toBe('');
+    expect(await closersOf(['`x` <details>'], 1)).toBe('</details>\n');
+  });
+});
+
+describe('closersOf, against a CommonMark parser', () => {
+  it('reads no fence in indented code, and no closer in code shown inside a fence', async () => {
+    // Indented code is no fence: the real fence after it is the one left open.
+    expect(await closersOf(['Para', '', '    ```', '    shown', '', '```bash', 'make'], 7)).toBe('```\n');
+    expect(await closersOf(['- item', '', '      ```', '      shown', '', '```bash', 'make'], 7)).toBe('```\n');
+    // A fence shown indented, or quoted, inside a top-level fence does not close it.
+    expect(await closersOf(['```markdown', '1. Install:', '', '    ```bash', '    npm i', '    ```', '```', 'after'], 8)).toBe('');
+    expect(await closersOf(['```markdown', '> ```bash', '> npm test', '> ```'], 4)).toBe('```\n');
+  });
+
+  it('leaves the text after the closers outside code, on generated documents', async () => {
+    const pieces = ['```', '~~~~', '```bash', 'text', '- ', '1. ', '10. ', '> ', '  ', '    ', '\t', '', 'code line', '<details>', '`x`'];
+    let seed = 7;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const parse = (text: string) => unified().use(remarkParse).parse(text) as Root;
+    /** Whether a paragraph of the document's last top-level node reads NOTE-MARK. */
+    const noteOutside = (tree: Root): boolean => {
+      const walk = (n: RootContent | Root): boolean => n.type === 'paragraph' ? n.children.some((c) => c.type === 'text' && c.value.includes('NOTE-MARK')) : 'children' in n && (n.children as RootContent[]).some(walk);
+      return walk(tree.children[tree.children.length - 1]!);
+    };
+    let checked = 0;
+    for (let k = 0; k < 1500; k++) {
+      const lines = Array.from({ length: 1 + Math.floor(next() * 8) }, () => Array.from({ length: 1 + Math.floor(next() * 3) }, () => pieces[Math.floor(next() * pieces.length)]).join(''));
+      const closers = (await closersOf(lines, lines.length)).replace(/<\/details>\n/g, '');
+      const text = `${lines.join('\n')}\n${closers}\nNOTE-MARK\n`;
+      expect(noteOutside(parse(text)), JSON.stringify(lines)).toBe(true);
+      checked++;
+    }
+    expect(checked).toBe(1500);
+  });
+
+  it('scans a text by lines only where that reads it as the parser does', async () => {
+    const md = await blockParser();
+    const pieces = ['```', '~~~~', '```bash', 'text', '- ', '1. ', '> ', '  ', '    ', '\t', '', 'code line', '<details>', '<!-- c -->', '`x`', '</details>'];
+    let seed = 3;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    let scanned = 0;
+    for (let k = 0; k < 3000; k++) {
+      const lines = Array.from({ length: 1 + Math.floor(next() * 8) }, () => Array.from({ length: 1 + Math.floor(next() * 3) }, () => pieces[Math.floor(next() * pieces.length)]).join(''));
+      const byLines = scannedClosers(lines);
+      if (byLines === null) continue;
+      scanned++;
+      expect(byLines, JSON.stringify(lines)).toBe(parsedClosers(lines, md));
+    }
+    // The scan reads a good share of them (the rest go to the parser).
+    expect(scanned).toBeGreaterThan(300);
   });
 });
 

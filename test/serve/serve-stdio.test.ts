@@ -5,7 +5,7 @@
  * arguments and unknown names must be tool errors (or resource errors) with a clear message; a
  * rebuilt dist must be picked up; a missing or damaged dist must be exit 2 before any traffic.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -285,6 +285,19 @@ describe('skillc serve: start-up', () => {
       { jsonrpc: '2.0', id: 4, result: {} },
     ]);
     expect(r.stderr).toMatch(/Parse error/);
+  });
+
+  it('ends with exit 0 on SIGTERM while stdin is still open', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--dist', cliDist, '-q'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    await waitFor(() => out.includes('"id":1'));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    expect(await exited).toBe(0);
+    clearTimeout(timer);
   });
 
   it('ends with exit 0 when the client closes stdin', () => {

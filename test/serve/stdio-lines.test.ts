@@ -9,6 +9,10 @@ describe('screenLine', () => {
     expect(screenLine(' \t\r')).toBe('drop');
     expect(screenLine('{"jsonrpc":"1.0","id":"a","method":"ping"}')).toMatchObject({ id: 'a', error: { code: -32600 } });
     expect(screenLine('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toBeNull();
+    // A malformed response gets no answer: an error under its id could pass for the answer to a request.
+    expect(screenLine('{"jsonrpc":"2.0","id":8,"result":"x"}')).toBe('drop');
+    expect(screenLine('{"jsonrpc":"1.0","id":8,"error":{}}')).toBe('drop');
+    expect(screenLine('{"jsonrpc":"2.0","id":8,"result":{}}')).toBeNull();
     // No id to answer under, or not JSON: the SDK's own error (id null) follows.
     expect(screenLine('{"method":"ping"}')).toBeNull();
     expect(screenLine('{"id":null}')).toBeNull();

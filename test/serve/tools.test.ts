@@ -155,6 +155,9 @@ describe('long skills come in parts', () => {
       expect(next).toEqual({ skill: 'big', fromLine: 2 });
       expect(first.slice(0, note.index) + textPart(whole, next.fromLine, 'big', next.fromColumn ?? 1)).toBe(whole);
     }
+    // The last line, with a lone \r after the cut: the part ends the text, and points nowhere.
+    const last = `head\n${'A'.repeat(MAX_TEXT_CHARS)}\r`;
+    expect(textPart(last, 2, 'big')).toBe(`${'A'.repeat(MAX_TEXT_CHARS)}\r`);
   });
 });
 

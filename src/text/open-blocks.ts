@@ -1,0 +1,110 @@
+/**
+ * What a cut through markdown leaves open, and the lines that close it: a fenced code block (in
+ * any block quote or list item) and `<details>` elements. query/hydrate.ts appends these after a
+ * truncated or full bundle hit, so the note and the hits after it are not read as code or folded
+ * away.
+ *
+ * Most texts are read by a line scan that is exact for them: every fence line at column 0 and no
+ * HTML block (a single-line comment aside). Any other text (a fence in a list item or a quote,
+ * indented code holding backticks, an HTML block) is read by markdown-it's CommonMark block parser,
+ * loaded only then: a line scan cannot follow list items, lazy lines, HTML blocks and indented code
+ * well enough, and a wrong guess puts every later hit inside code. (Loading the parser costs about
+ * 20 ms of a cold query, which has 300 ms in all.)
+ */
+import type MarkdownIt from 'markdown-it';
+import type Token from 'markdown-it/lib/token.mjs';
+import { fenceOpening, isFenceClose, type FenceOpening } from './block-lines.js';
+
+let parser: Promise<MarkdownIt> | undefined;
+
+/** A CommonMark block parser: raw HTML on (an HTML block holds no fence), no inline pass. */
+export function blockParser(): Promise<MarkdownIt> {
+  parser ??= import('markdown-it').then(({ default: MarkdownIt }) => {
+    const md = new MarkdownIt('commonmark', { html: true });
+    md.core.ruler.disable(['inline', 'text_join']);
+    return md;
+  });
+  return parser;
+}
+
+/**
+ * What closes the blocks the first `n` lines leave open: a fence of the opener's character and
+ * length, at the opener's column and inside its block quotes (a closer at column 0 would end a
+ * list item and open a new fence), and one `</details>` per element opened outside code, inline
+ * code and comments, and not closed. '' when none is open. A line of a CRLF text may keep its \r.
+ */
+export async function closersOf(lines: readonly string[], n: number): Promise<string> {
+  const kept = lines.slice(0, Math.min(n, lines.length)).map((l) => l.replace(/\r$/, ''));
+  return scannedClosers(kept) ?? parsedClosers(kept, await blockParser());
+}
+
+/** A fence line (three or more backticks or tildes) after any indentation or container markers. */
+const FENCE_ANYWHERE = /^[ \t>*+\-\d.)]*(```|~~~)/;
+/** A top-level line that may open an HTML block: a `<` after at most three spaces. */
+const HTML_START = /^ {0,3}</;
+/** An HTML comment opened and closed on one line: its block ends on that line. */
+const ONE_LINE_COMMENT = /^ {0,3}<!--.*-->[ \t]*$/;
+
+/**
+ * The closers by a line scan, or null when the text is not one the scan reads exactly: a fence line
+ * outside a fence that is not at column 0 (it may sit in a list item, a quote or indented code), or
+ * a line that may open an HTML block (whose lines are no fences), or a `<details>` tag. Every other fence line is a
+ * top-level one (a fence at column 0 ends any list item or quote before it; a fence has no lazy
+ * lines), and a top-level fence ends only at its closer, at most three columns in.
+ */
+export function scannedClosers(kept: readonly string[]): string | null {
+  let fence: FenceOpening | null = null;
+  for (const line of kept) {
+    if (fence !== null) {
+      if (isFenceClose(line.replace(/^ {0,3}/, ''), fence)) fence = null;
+      continue;
+    }
+    const opening = fenceOpening(line);
+    if (opening) {
+      fence = opening;
+      continue;
+    }
+    if (FENCE_ANYWHERE.test(line)) return null;
+    if (HTML_START.test(line) && !ONE_LINE_COMMENT.test(line)) return null;
+    // A `<details>` tag may be code (indented, in a list item) or not: the parser tells.
+    if (/<\/?details\b/i.test(line)) return null;
+  }
+  return fence !== null ? `${fence.char.repeat(fence.length)}\n` : '';
+}
+
+/** The `<details>` elements left open after `line`, given `open` before it (inline code and comments masked). */
+function countDetails(line: string, open: number): number {
+  if (!line.toLowerCase().includes('details')) return open;
+  const markup = line.replace(/<!--.*?(-->|$)/g, '').replace(/(`+)[^`]*?\1/g, '');
+  return Math.max(0, open + (markup.match(/<details\b/gi) ?? []).length - (markup.match(/<\/details\s*>/gi) ?? []).length);
+}
+
+/** The closers by markdown-it's block parse. */
+export function parsedClosers(kept: readonly string[], md: MarkdownIt): string {
+  if (kept.length === 0) return '';
+  const tokens: Token[] = md.parse(`${kept.join('\n')}\n`, {});
+  /** Lines inside code (fenced or indented): no `<details>` there is an element. */
+  const code = new Uint8Array(kept.length);
+  let open: Token | undefined;
+  for (const t of tokens) {
+    if ((t.type !== 'fence' && t.type !== 'code_block') || !t.map) continue;
+    const [from, to] = t.map;
+    code.fill(1, from, to);
+    if (t.type !== 'fence') continue;
+    // Lines between the fences: one fewer than the block's when it ends in a closer.
+    const inner = t.content === '' ? 0 : t.content.split('\n').length - 1;
+    if (to >= kept.length && inner === to - from - 1) open = t;
+  }
+  let details = 0;
+  kept.forEach((line, i) => {
+    if (!code[i]) details = countDetails(line, details);
+  });
+  let closer = '';
+  if (open) {
+    const opener = kept[open.map![0]]!;
+    const at = opener.indexOf(open.markup);
+    // Quote markers stay; list markers and other characters become blanks of the same width.
+    closer = `${opener.slice(0, Math.max(0, at)).replace(/[^>\t]/g, ' ')}${open.markup}\n`;
+  }
+  return closer + '</details>\n'.repeat(details);
+}
