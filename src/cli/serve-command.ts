@@ -9,6 +9,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer } from '../serve/mcp-server.js';
 import { startHttpFront, isLoopback, type HttpFront } from '../serve/http-front.js';
 import { openServedDist, ServeError, type ServedDist, type ServedDistHandle } from '../serve/served-dist.js';
@@ -26,6 +27,39 @@ export interface ServeCommandOptions {
   /** How often manifest.json is polled for a rebuild, in milliseconds. */
   readonly watchInterval: number;
   readonly quiet?: boolean;
+}
+
+/** How long, at most, the requests in flight when stdin ends are waited for. */
+const IN_FLIGHT_WAIT_MS = 60_000;
+
+/**
+ * The ids of the requests passed to the server (told by the stdin screen) and not yet answered
+ * (read by wrapping the transport's send).
+ */
+function requestsInFlight(transport: StdioServerTransport): { add(id: string | number): void; settled(maxMs: number): Promise<void> } {
+  const pending = new Set<string | number>();
+  let wake: (() => void) | undefined;
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage) => {
+    try {
+      await send(message);
+    } finally {
+      if (('result' in message || 'error' in message) && message.id !== undefined && message.id !== null && pending.delete(message.id) && pending.size === 0) wake?.();
+    }
+  };
+  return {
+    add: (id) => pending.add(id),
+    settled: (maxMs) =>
+      pending.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, maxMs);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          }),
+  };
 }
 
 export interface ServeIo {
@@ -75,12 +109,17 @@ export async function serveCommand(opts: ServeCommandOptions, io: ServeIo): Prom
     (io.stdout as NodeJS.WriteStream).setMaxListeners?.(0);
     // Blank lines are dropped and a bad request with a readable id is answered under that id
     // before the SDK sees them (serve/stdio-lines.ts).
-    const screen = screenedStdin((reply) => {
-      io.stdout.write(`${JSON.stringify(reply)}\n`);
-      io.stderr.write(`skillc serve: ${INVALID_REQUEST_MESSAGE} (id ${escapeInline(JSON.stringify(reply.id).slice(0, 80))}); it was answered with error -32600\n`);
-    });
-    io.stdin.pipe(screen);
+    let inFlight: ReturnType<typeof requestsInFlight> | undefined;
+    const screen = screenedStdin(
+      (reply) => {
+        io.stdout.write(`${JSON.stringify(reply)}\n`);
+        io.stderr.write(`skillc serve: ${INVALID_REQUEST_MESSAGE} (id ${escapeInline(JSON.stringify(reply.id).slice(0, 80))}); it was answered with error -32600\n`);
+      },
+      (id) => inFlight?.add(id),
+    );
     const transport = new StdioServerTransport(screen as unknown as NodeJS.ReadStream, io.stdout as NodeJS.WriteStream);
+    inFlight = requestsInFlight(transport);
+    io.stdin.pipe(screen);
     // The SDK drops a line that is not JSON, or not a JSON-RPC 2.0 message, without a word: a client
     // that sent it with an id would wait for ever. It gets the spec's error (id null: the screen
     // above answered every line whose id could be read), and stderr says what was wrong. (Set before
@@ -94,16 +133,19 @@ export async function serveCommand(opts: ServeCommandOptions, io: ServeIo): Prom
         io.stderr.write(`skillc serve: ${message}; it was answered with error ${parse ? -32700 : -32600}\n`);
       } else io.stderr.write(`skillc serve: ${escapeInline(err.message.slice(0, 500))}\n`);
     };
-    const ended = new Promise<void>((resolve) => {
+    const ended = new Promise<'input' | 'closed' | 'signal'>((resolve) => {
       // The screen ends after stdin does, once the lines it holds have gone to the SDK.
-      screen.once('end', resolve);
+      screen.once('end', () => resolve('input'));
       io.stdin.once('error', () => screen.end());
-      transport.onclose = resolve;
-      onSignal(resolve);
+      transport.onclose = () => resolve('closed');
+      onSignal(() => resolve('signal'));
     });
     await server.connect(transport);
     say(`serving ${what} on stdio`);
-    await ended;
+    // A client that writes its requests and closes stdin (a pipe, a script) still gets every answer:
+    // the requests in flight when input ends are answered before the server closes. A signal does
+    // not wait.
+    if ((await ended) === 'input') await inFlight.settled(IN_FLIGHT_WAIT_MS);
     await server.close().catch(() => undefined);
     // The SDK pauses the stream it read (the screen); stdin, piped into it, would go on reading and
     // keep the process alive after a signal.

@@ -113,16 +113,22 @@ const NEGATION = /(^|[^\p{L}])(never|don['’]?t|do not|must not|mustn['’]t|sh
 
 /**
  * A reminder after a negation asks for the action: `Don't forget to run`, `Do not hesitate to`,
- * `Never skip running`. After a verb of leaving out, unless the clause names the means it forbids
- * (`Never skip hooks with`, `Don't skip the check by running`).
+ * `Never fail to`, `Never skip running`. After `skip` or `miss` with an object, unless the clause
+ * names the means it forbids (`Never skip hooks with`, `Don't skip the check by running`).
  */
-const REMINDER = /^\s+(?:(forget|hesitate|worry)|(fail|skip|miss|neglect|omit))(?![\p{L}])/iu;
+const REMINDER = /^\s+(?:(forget|hesitate|worry|fail|neglect|omit)|(skip|miss))(?![\p{L}])/iu;
 const MEANS = /(^|[^\p{L}])(with|by|using|via|through)(?![\p{L}])/iu;
 
-/** Whether the text after a negation makes it a reminder rather than a prohibition. */
+/**
+ * Whether the text after a negation makes it a reminder rather than a prohibition: a verb of
+ * forgetting always; `skip` or `miss` when an action follows it (`skip running`) or no means does.
+ */
 function reminds(after: string): boolean {
   const r = REMINDER.exec(after);
-  return r !== null && (r[1] !== undefined || !MEANS.test(after.slice(r[0].length)));
+  if (r === null) return false;
+  if (r[1] !== undefined) return true;
+  const rest = after.slice(r[0].length);
+  return /^\s+\p{L}+ing(?![\p{L}])/u.test(rest) || !MEANS.test(rest);
 }
 
 /** A numbered step that opens by forbidding (`Never force-push to main`, `❌ Don't …`). */
@@ -141,10 +147,14 @@ export function forbidden(clause: string): boolean {
 /**
  * The text of the clause before `at` (a file offset in the unit): back to the last sentence or
  * clause mark that words follow, or the line start. A mark with no word after it (`Never use
- * these — `a`, `b``) introduces what the clause names, so the clause goes on before it; an aside
- * between two long dashes (`Do not — ever — run`) is left out. Inline code is masked: an earlier
+ * these — `a`, `b``) introduces what the clause names, so the clause goes on before it, unless it
+ * is a colon after a condition or a purpose. An aside between two long dashes (`Do not — ever —
+ * run`) or in parentheses is left out. Inline code is masked: an earlier
  * command (`docker run --pull never img`) says nothing about the span at `at`.
  */
+/** A clause that states a condition or a purpose: it opens with a subordinator. */
+const CONDITION = /^[^\p{L}]*(if|to|when|whenever|unless|once|before|after|in case|so that|for|where)(?![\p{L}])/iu;
+
 export function clauseBefore(unit: Unit, at: number): string {
   const rel = at - unit.start;
   if (rel <= 0 || rel > unit.text.length) return '';
@@ -152,23 +162,34 @@ export function clauseBefore(unit: Unit, at: number): string {
   const before = unit.text
     .slice(lineStart, rel)
     .replace(/(`+)[^`]*?\1/g, ' · ')
-    .replace(/\s?[—–]\s?[^—–.;:!?]*?\s?[—–]/g, ' ');
+    .replace(/\s?[—–]\s?[^—–.;:!?]*?\s?[—–]/g, ' ')
+    .replace(/\([^()]*\)/g, ' ');
   let cut = 0;
   for (const m of before.matchAll(/[.;:,!?](?=\s)|\s[-–—]+\s|—/g)) {
     const end = m.index + m[0].length;
-    if (/\p{L}/u.test(before.slice(end))) cut = end;
+    // A colon after a condition or a purpose (`If you do not have Docker:`, `To avoid errors:`)
+    // introduces what to do in that case.
+    const introduces = m[0] === ':' && CONDITION.test(before.slice(cut, m.index));
+    if (introduces || /\p{L}/u.test(before.slice(end))) cut = end;
   }
   return before.slice(cut);
 }
 
 /**
- * Whether an inline span reads as a command: a program word (a name, a path, `$EDITOR`, or a
- * sigil such as `%pip`, `!pip`), after any `NAME=value` settings, then arguments; and not a
- * message or a label. A value with a space (`Mail Sync`, `⌘ K`) is not one, so a step that names
+ * Whether an inline span reads as a command: a program word (a lower-case name, a path, `$EDITOR`,
+ * a sigil such as `%pip`, `!pip`, or a capitalised name with an option, a path or a file after
+ * it), after any `NAME=value` settings, then arguments; and not a message or a label. A value with a space (`Mail Sync`, `⌘ K`) is not one, so a step that names
  * it is still an action of its own.
  */
 function commandLike(text: string): boolean {
-  return /^(\w+=\S*\s+)*[%!$]?[A-Za-z0-9_.~\/\\][\w.\/\\:@+-]*\s+\S/.test(text) && !messageLike(text);
+  if (messageLike(text)) return false;
+  // Settings before a program (`NODE_ENV=production npm run build`), a sigil (`$EDITOR`, `%pip`),
+  // a lower-case program or a path: a command.
+  if (/^(\w+=\S*\s+)+\S/.test(text) || /^([%!$]|[a-z0-9_.~\/\\])[\w.\/\\:@+-]*\s+\S/.test(text)) return true;
+  // A capitalised word is a program only with an argument that a command has: an option, a path
+  // or a file (`Rscript analysis.R`, `Install-Module X -Scope CurrentUser`); `VS Code`, `Xcode
+  // 15.2`, `File > Save As` are names. An HTTP method before a path is a request.
+  return /^[A-Z][\w.-]*\s/.test(text) && /\s(--?[A-Za-z]|\S*[\/\\]|\S+\.[A-Za-z]{1,4}(?![\w.]))/.test(text);
 }
 
 /**

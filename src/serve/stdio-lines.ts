@@ -27,25 +27,35 @@ export const INVALID_REQUEST_MESSAGE = 'Invalid Request: a line on stdin is not 
 
 /** The answer to one line, if the screen answers it itself: null to pass it on, 'drop' to drop it. */
 export function screenLine(line: string): InvalidRequestReply | 'drop' | null {
-  if (line.trim() === '') return 'drop';
+  return readLine(line).verdict;
+}
+
+/** A line's verdict, and the id of the request it passes on, if it is one. */
+function readLine(line: string): { verdict: InvalidRequestReply | 'drop' | null; request?: string | number } {
+  if (line.trim() === '') return { verdict: 'drop' };
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
-    return null;
+    return { verdict: null };
   }
-  if (JSONRPCMessageSchema.safeParse(value).success) return null;
   const object = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const id = object?.['id'];
+  const readableId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+  if (JSONRPCMessageSchema.safeParse(value).success) return { verdict: null, ...(readableId && 'method' in object! ? { request: id } : {}) };
   // A malformed response (a result or an error, no method) is not answered: JSON-RPC answers
   // requests only, and an error under its id could pass for the answer to the client's own request.
-  if (object && !('method' in object) && ('result' in object || 'error' in object)) return 'drop';
-  const id = object?.['id'];
-  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) return null;
-  return { jsonrpc: '2.0', id, error: { code: -32600, message: INVALID_REQUEST_MESSAGE } };
+  if (object && !('method' in object) && ('result' in object || 'error' in object)) return { verdict: 'drop' };
+  if (!readableId) return { verdict: null };
+  return { verdict: { jsonrpc: '2.0', id, error: { code: -32600, message: INVALID_REQUEST_MESSAGE } } };
 }
 
-/** A stream of stdin's lines with blank ones dropped and readable bad requests answered through `answer`. */
-export function screenedStdin(answer: (reply: InvalidRequestReply) => void): Transform {
+/**
+ * A stream of stdin's lines with blank ones dropped and readable bad requests answered through
+ * `answer`; `onRequest` hears the id of each request passed on (serve waits for their answers
+ * when input ends).
+ */
+export function screenedStdin(answer: (reply: InvalidRequestReply) => void, onRequest: (id: string | number) => void = () => undefined): Transform {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   /** Inside a line too long to screen: pass bytes on until its end. */
@@ -81,10 +91,13 @@ export function screenedStdin(answer: (reply: InvalidRequestReply) => void): Tra
         pending = [];
         pendingBytes = 0;
         buf = buf.subarray(nl + 1);
-        const verdict = screenLine(line.toString('utf8').replace(/\r?\n$/, ''));
+        const { verdict, request } = readLine(line.toString('utf8').replace(/\r?\n$/, ''));
         if (verdict === 'drop') continue;
         if (verdict) answer(verdict);
-        else this.push(line);
+        else {
+          if (request !== undefined) onRequest(request);
+          this.push(line);
+        }
       }
       done();
     },

@@ -20,8 +20,16 @@ let parser: Promise<MarkdownIt> | undefined;
 /** A CommonMark block parser: raw HTML on (an HTML block holds no fence), no inline pass. */
 export function blockParser(): Promise<MarkdownIt> {
   parser ??= import('markdown-it').then(({ default: MarkdownIt }) => {
-    const md = new MarkdownIt('commonmark', { html: true });
+    // Nesting past markdown-it's default 20 levels is still read (past 200 it gives up: a bound on
+    // the recursion a hostile text could ask for).
+    // (maxNesting is an option markdown-it reads but its types leave out.)
+    const options = { html: true, maxNesting: 200 };
+    const md = new MarkdownIt('commonmark', options);
     md.core.ruler.disable(['inline', 'text_join']);
+    // markdown-it takes a link reference definition for a block of its own, after which a line of
+    // HTML starts an HTML block; CommonMark reads it in a paragraph, which such a line cannot
+    // interrupt (and a fence can). As paragraphs they read as CommonMark does.
+    md.block.ruler.disable('reference');
     return md;
   });
   return parser;
@@ -34,7 +42,8 @@ export function blockParser(): Promise<MarkdownIt> {
  * code and comments, and not closed. '' when none is open. A line of a CRLF text may keep its \r.
  */
 export async function closersOf(lines: readonly string[], n: number): Promise<string> {
-  const kept = lines.slice(0, Math.min(n, lines.length)).map((l) => l.replace(/\r$/, ''));
+  // A lone \r ends a line too (CommonMark), though the caller split at \n only.
+  const kept = lines.slice(0, Math.min(n, lines.length)).flatMap((l) => l.replace(/\r$/, '').split('\r'));
   return scannedClosers(kept) ?? parsedClosers(kept, await blockParser());
 }
 

@@ -95,6 +95,17 @@ describe('action lines under words that forbid', () => {
     expect(linesOfBody('1. Never skip hooks with --no-verify')).toEqual([]);
   });
 
+  it('keep a command a condition or a purpose introduces, and one a reminder asks for', () => {
+    expect(linesOfBody('- If you do not have Docker installed: `brew install --cask docker`.')).toEqual(['inline: brew install --cask docker']);
+    expect(linesOfBody('- To avoid permission errors: `npm config set prefix ~/.npm-global`')).toEqual(['inline: npm config set prefix ~/.npm-global']);
+    expect(linesOfBody("- To upgrade without downtime (don't stop the server): `pm2 reload all`")).toEqual(['inline: pm2 reload all']);
+    expect(linesOfBody('- Never use these commands: `git reset --hard`')).toEqual([]);
+    expect(linesOfBody('- Restart it (do not stop the server) with `pm2 reload all`.')).toEqual(['inline: pm2 reload all']);
+    expect(linesOfBody("1. Don't fail to back up with `pg_dump mydb -f backup.sql` first.")).toEqual(['inline: pg_dump mydb -f backup.sql']);
+    expect(linesOfBody('- Never neglect to run the suite with `npm test`.')).toEqual(['inline: npm test']);
+    expect(linesOfBody("- Don't skip running migrations through `rails db:migrate`.")).toEqual(['inline: rails db:migrate']);
+  });
+
   it('read no forbidding word inside an earlier span', () => {
     expect(linesOfBody('- Start it with `docker run --pull never img` then `docker logs web`.')).toEqual(['inline: docker run --pull never img', 'inline: docker logs web']);
   });
@@ -107,6 +118,10 @@ describe('numbered steps around code', () => {
       expect(linesOfBody(`1. Do it with \`${command}\``)).toEqual([`inline: ${command}`]);
     }
     expect(linesOfBody('1. Update it:\n   ```pwsh\n   Update-Module PSReadLine\n   ```')).toEqual(['code: Update-Module PSReadLine']);
+    // A capitalised name and its version, or a menu path, is no command: the step stays an action.
+    for (const [name, step] of [['VS Code', 'Use VS Code to open the folder'], ['Xcode 15.2', 'Install Xcode 15.2 from the App Store'], ['File > Save As', 'Choose File > Save As and name it'], ['Python 3.11', 'Pick Python 3.11 as the interpreter']] as const) {
+      expect(linesOfBody(`1. ${step.replace(name, `\`${name}\``)}`)).toContain(`step: ${step}`);
+    }
     expect(linesOfBody('1. Install it:\n   ```bash\n   npm install left-pad\n   ```\n2. Then run `npx left-pad x`')).toEqual(['code: npm install left-pad', 'inline: npx left-pad x']);
   });
 

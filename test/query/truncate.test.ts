@@ -61,6 +61,14 @@ describe('closersOf, against a CommonMark parser', () => {
     // A fence shown indented, or quoted, inside a top-level fence does not close it.
     expect(await closersOf(['```markdown', '1. Install:', '', '    ```bash', '    npm i', '    ```', '```', 'after'], 8)).toBe('');
     expect(await closersOf(['```markdown', '> ```bash', '> npm test', '> ```'], 4)).toBe('```\n');
+    // A lone \r ends a line: here it closes the fence (and never makes an index run past the lines).
+    expect(await closersOf(['```js', 'code', '```\ry', 'more'], 4)).toBe('');
+    expect(await closersOf(['- Install:', '  ```bash', '  pip install x', '  ```', 'Old notes\r```'], 5)).toBe('```\n');
+    // A link reference definition and a line of HTML are a paragraph, which a fence interrupts.
+    expect(await closersOf(['[badge]: https://img.example/x', '<img src="logo.png" width="80">', '```bash', 'npm install'], 4)).toBe('```\n');
+    // Deep nesting before a fence is still read.
+    const deep = ['- ```', '  a', '  ```', ...Array.from({ length: 10 }, (_, i) => `${'  '.repeat(i)}- x`), '', '```bash', 'npm install'];
+    expect(await closersOf(deep, deep.length)).toBe('```\n');
   });
 
   it('leaves the text after the closers outside code, on generated documents', async () => {
