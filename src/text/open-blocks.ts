@@ -95,7 +95,11 @@ export function parsedClosers(kept: readonly string[], md: MarkdownIt): string {
   /** Lines inside code (fenced or indented): no `<details>` there is an element. */
   const code = new Uint8Array(kept.length);
   let open: Token | undefined;
+  let htmlCloser = '';
   for (const t of tokens) {
+    // An HTML block of kinds 1 to 5 (a comment, `<pre>`, `<script>` …) ends only at its end mark,
+    // not at a blank line: one the cut leaves open gets that mark.
+    if (t.type === 'html_block' && t.map && t.map[1] >= kept.length) htmlCloser = htmlBlockCloser(t.content);
     if ((t.type !== 'fence' && t.type !== 'code_block') || !t.map) continue;
     const [from, to] = t.map;
     code.fill(1, from, to);
@@ -115,5 +119,15 @@ export function parsedClosers(kept: readonly string[], md: MarkdownIt): string {
     // Quote markers stay; list markers and other characters become blanks of the same width.
     closer = `${opener.slice(0, Math.max(0, at)).replace(/[^>\t]/g, ' ')}${open.markup}\n`;
   }
-  return closer + '</details>\n'.repeat(details);
+  return htmlCloser + closer + '</details>\n'.repeat(details);
+}
+
+/** The end mark an HTML block of kinds 1 to 5 still lacks ('' for other kinds, or when it has it). */
+function htmlBlockCloser(content: string): string {
+  const start = content.trimStart();
+  const raw = /^<(pre|script|style|textarea)(?=[\s>]|$)/i.exec(start);
+  if (raw) return new RegExp(`</${raw[1]}>`, 'i').test(start) ? '' : `</${raw[1]!.toLowerCase()}>\n`;
+  const marks: [string, string][] = [['<!--', '-->'], ['<?', '?>'], ['<![CDATA[', ']]>'], ['<!', '>']];
+  for (const [open, close] of marks) if (start.startsWith(open)) return start.includes(close, open.length) ? '' : `${close}\n`;
+  return '';
 }

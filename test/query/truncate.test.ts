@@ -66,13 +66,17 @@ describe('closersOf, against a CommonMark parser', () => {
     expect(await closersOf(['- Install:', '  ```bash', '  pip install x', '  ```', 'Old notes\r```'], 5)).toBe('```\n');
     // A link reference definition and a line of HTML are a paragraph, which a fence interrupts.
     expect(await closersOf(['[badge]: https://img.example/x', '<img src="logo.png" width="80">', '```bash', 'npm install'], 4)).toBe('```\n');
+    // A comment or a <pre> block over several lines ends only at its end mark.
+    expect(await closersOf(['Text.', '', '<!-- draft', 'more'], 4)).toBe('-->\n');
+    expect(await closersOf(['<pre>', 'x'], 2)).toBe('</pre>\n');
+    expect(await closersOf(['<!-- done -->', '<pre>x</pre>'], 2)).toBe('');
     // Deep nesting before a fence is still read.
     const deep = ['- ```', '  a', '  ```', ...Array.from({ length: 10 }, (_, i) => `${'  '.repeat(i)}- x`), '', '```bash', 'npm install'];
     expect(await closersOf(deep, deep.length)).toBe('```\n');
   });
 
   it('leaves the text after the closers outside code, on generated documents', async () => {
-    const pieces = ['```', '~~~~', '```bash', 'text', '- ', '1. ', '10. ', '> ', '  ', '    ', '\t', '', 'code line', '<details>', '`x`'];
+    const pieces = ['```', '~~~~', '```bash', 'text', '- ', '1. ', '10. ', '> ', '  ', '    ', '\t', '', 'code line', '<details>', '`x`', '<!--', '-->', '<pre>'];
     let seed = 7;
     const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
     const parse = (text: string) => unified().use(remarkParse).parse(text) as Root;
