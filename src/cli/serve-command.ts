@@ -36,20 +36,24 @@ const IN_FLIGHT_WAIT_MS = 60_000;
  * The ids of the requests passed to the server (told by the stdin screen) and not yet answered
  * (read by wrapping the transport's send).
  */
-function requestsInFlight(transport: StdioServerTransport): { add(id: string | number): void; settled(maxMs: number): Promise<void> } {
+function requestsInFlight(transport: StdioServerTransport): { add(id: string | number): void; cancel(id: string | number): void; settled(maxMs: number, abort: Promise<unknown>): Promise<void> } {
   const pending = new Set<string | number>();
   let wake: (() => void) | undefined;
+  const drop = (id: string | number) => {
+    if (pending.delete(id) && pending.size === 0) wake?.();
+  };
   const send = transport.send.bind(transport);
   transport.send = async (message: JSONRPCMessage) => {
     try {
       await send(message);
     } finally {
-      if (('result' in message || 'error' in message) && message.id !== undefined && message.id !== null && pending.delete(message.id) && pending.size === 0) wake?.();
+      if (('result' in message || 'error' in message) && message.id !== undefined && message.id !== null) drop(message.id);
     }
   };
   return {
     add: (id) => pending.add(id),
-    settled: (maxMs) =>
+    cancel: drop,
+    settled: (maxMs, abort) =>
       pending.size === 0
         ? Promise.resolve()
         : new Promise<void>((resolve) => {
@@ -58,6 +62,7 @@ function requestsInFlight(transport: StdioServerTransport): { add(id: string | n
               clearTimeout(timer);
               resolve();
             };
+            void abort.then(wake);
           }),
   };
 }
@@ -115,7 +120,7 @@ export async function serveCommand(opts: ServeCommandOptions, io: ServeIo): Prom
         io.stdout.write(`${JSON.stringify(reply)}\n`);
         io.stderr.write(`skillc serve: ${INVALID_REQUEST_MESSAGE} (id ${escapeInline(JSON.stringify(reply.id).slice(0, 80))}); it was answered with error -32600\n`);
       },
-      (id) => inFlight?.add(id),
+      (id, cancelled) => (cancelled ? inFlight?.cancel(id) : inFlight?.add(id)),
     );
     const transport = new StdioServerTransport(screen as unknown as NodeJS.ReadStream, io.stdout as NodeJS.WriteStream);
     inFlight = requestsInFlight(transport);
@@ -133,19 +138,22 @@ export async function serveCommand(opts: ServeCommandOptions, io: ServeIo): Prom
         io.stderr.write(`skillc serve: ${message}; it was answered with error ${parse ? -32700 : -32600}\n`);
       } else io.stderr.write(`skillc serve: ${escapeInline(err.message.slice(0, 500))}\n`);
     };
-    const ended = new Promise<'input' | 'closed' | 'signal'>((resolve) => {
-      // The screen ends after stdin does, once the lines it holds have gone to the SDK.
-      screen.once('end', () => resolve('input'));
-      io.stdin.once('error', () => screen.end());
-      transport.onclose = () => resolve('closed');
-      onSignal(() => resolve('signal'));
-    });
+    const signalled = new Promise<'signal'>((resolve) => onSignal(() => resolve('signal')));
+    const ended = Promise.race([
+      signalled,
+      new Promise<'input' | 'closed'>((resolve) => {
+        // The screen ends after stdin does, once the lines it holds have gone to the SDK.
+        screen.once('end', () => resolve('input'));
+        io.stdin.once('error', () => screen.end());
+        transport.onclose = () => resolve('closed');
+      }),
+    ]);
     await server.connect(transport);
     say(`serving ${what} on stdio`);
     // A client that writes its requests and closes stdin (a pipe, a script) still gets every answer:
-    // the requests in flight when input ends are answered before the server closes. A signal does
-    // not wait.
-    if ((await ended) === 'input') await inFlight.settled(IN_FLIGHT_WAIT_MS);
+    // the requests in flight when input ends (not those it cancelled) are answered before the
+    // server closes. A signal ends the wait.
+    if ((await ended) === 'input') await inFlight.settled(IN_FLIGHT_WAIT_MS, signalled);
     await server.close().catch(() => undefined);
     // The SDK pauses the stream it read (the screen); stdin, piped into it, would go on reading and
     // keep the process alive after a signal.

@@ -113,23 +113,28 @@ const NEGATION = /(^|[^\p{L}])(never|don['’]?t|do not|must not|mustn['’]t|sh
 
 /**
  * A reminder after a negation asks for the action: `Don't forget to run`, `Do not hesitate to`,
- * `Never fail to`, `Never skip running`. After `skip` or `miss` with an object, unless the clause
- * names the means it forbids (`Never skip hooks with`, `Don't skip the check by running`).
+ * `Never fail to`, `Never neglect to`. After `skip`, `miss`, `omit` or `neglect` with an object, a
+ * reminder too (`Don't skip the tests`), unless the clause names a means (`Never skip hooks with`,
+ * `Don't skip the check by running`): then the command is the way of leaving out, and forbidden.
+ * When in doubt the command is dropped: a procedure that lacks a step is better than one that
+ * takes a forbidden step.
  */
-const REMINDER = /^\s+(?:(forget|hesitate|worry|fail|neglect|omit)|(skip|miss))(?![\p{L}])/iu;
+const REMINDER = /^\s+(?:(forget|hesitate|worry)|(fail|neglect)(?=\s+to\s)|(skip|miss|omit|neglect))(?![\p{L}])/iu;
 const MEANS = /(^|[^\p{L}])(with|by|using|via|through)(?![\p{L}])/iu;
 
-/**
- * Whether the text after a negation makes it a reminder rather than a prohibition: a verb of
- * forgetting always; `skip` or `miss` when an action follows it (`skip running`) or no means does.
- */
+/** Whether the text after a negation makes it a reminder rather than a prohibition. */
 function reminds(after: string): boolean {
   const r = REMINDER.exec(after);
   if (r === null) return false;
-  if (r[1] !== undefined) return true;
-  const rest = after.slice(r[0].length);
-  return /^\s+\p{L}+ing(?![\p{L}])/u.test(rest) || !MEANS.test(rest);
+  if (r[1] !== undefined || r[2] !== undefined) return true;
+  return !MEANS.test(after.slice(r[0].length));
 }
+
+/**
+ * A negation that forbids an action outright (`do not run`, `never use`): a clause holding one
+ * forbids the command a colon after it introduces, and an aside holding one is not left out.
+ */
+const IMPERATIVE_NEGATION = /(^|[^\p{L}])(never|don['’]?t|do not|must not|mustn['’]t|should not|shouldn['’]t)\s+(ever\s+)?(run|use|execute|call|invoke|type|enter|install|push|delete|remove|commit|deploy|start|apply|do|try)(?![\p{L}])/iu;
 
 /** A numbered step that opens by forbidding (`Never force-push to main`, `❌ Don't …`). */
 const FORBIDDING_STEP = /^[^\p{L}\p{N}]*(never|don['’]?t|do not|must not|should not|avoid)(?![\p{L}])|^[^\p{L}\p{N}]*[❌✗✘🚫]/iu;
@@ -163,13 +168,14 @@ export function clauseBefore(unit: Unit, at: number): string {
     .slice(lineStart, rel)
     .replace(/(`+)[^`]*?\1/g, ' · ')
     .replace(/\s?[—–]\s?[^—–.;:!?]*?\s?[—–]/g, ' ')
-    .replace(/\([^()]*\)/g, ' ');
+    .replace(/\([^()]*\)/g, (aside) => (IMPERATIVE_NEGATION.test(aside) ? aside : ' '));
   let cut = 0;
   for (const m of before.matchAll(/[.;:,!?](?=\s)|\s[-–—]+\s|—/g)) {
     const end = m.index + m[0].length;
     // A colon after a condition or a purpose (`If you do not have Docker:`, `To avoid errors:`)
     // introduces what to do in that case.
-    const introduces = m[0] === ':' && CONDITION.test(before.slice(cut, m.index));
+    const clause = before.slice(cut, m.index);
+    const introduces = m[0] === ':' && CONDITION.test(clause) && !IMPERATIVE_NEGATION.test(clause);
     if (introduces || /\p{L}/u.test(before.slice(end))) cut = end;
   }
   return before.slice(cut);
@@ -189,7 +195,9 @@ function commandLike(text: string): boolean {
   // A capitalised word is a program only with an argument that a command has: an option, a path
   // or a file (`Rscript analysis.R`, `Install-Module X -Scope CurrentUser`); `VS Code`, `Xcode
   // 15.2`, `File > Save As` are names. An HTTP method before a path is a request.
-  return /^[A-Z][\w.-]*\s/.test(text) && /\s(--?[A-Za-z]|\S*[\/\\]|\S+\.[A-Za-z]{1,4}(?![\w.]))/.test(text);
+  // A PowerShell cmdlet (`Set-ExecutionPolicy RemoteSigned`) is a program whatever follows.
+  if (/^[A-Z][a-z]+-[A-Z][A-Za-z]+\s+\S/.test(text)) return true;
+  return /^[A-Z][\w.-]*\s/.test(text) && /\s(--?[A-Za-z]|\S*[A-Za-z]\S*[\/\\]|[\/\\]\S*[A-Za-z]|\S+\.[A-Za-z]{1,4}(?![\w.]))/.test(text);
 }
 
 /**

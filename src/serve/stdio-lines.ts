@@ -31,7 +31,7 @@ export function screenLine(line: string): InvalidRequestReply | 'drop' | null {
 }
 
 /** A line's verdict, and the id of the request it passes on, if it is one. */
-function readLine(line: string): { verdict: InvalidRequestReply | 'drop' | null; request?: string | number } {
+function readLine(line: string): { verdict: InvalidRequestReply | 'drop' | null; request?: string | number; cancelled?: string | number } {
   if (line.trim() === '') return { verdict: 'drop' };
   let value: unknown;
   try {
@@ -42,7 +42,13 @@ function readLine(line: string): { verdict: InvalidRequestReply | 'drop' | null;
   const object = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   const id = object?.['id'];
   const readableId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
-  if (JSONRPCMessageSchema.safeParse(value).success) return { verdict: null, ...(readableId && 'method' in object! ? { request: id } : {}) };
+  if (JSONRPCMessageSchema.safeParse(value).success) {
+    // A request the client cancels gets no answer (MCP): it is in flight no more.
+    const params = object!['params'] as Record<string, unknown> | undefined;
+    const cancelled = object!['method'] === 'notifications/cancelled' ? params?.['requestId'] : undefined;
+    if (typeof cancelled === 'string' || typeof cancelled === 'number') return { verdict: null, cancelled };
+    return { verdict: null, ...(readableId && 'method' in object! ? { request: id } : {}) };
+  }
   // A malformed response (a result or an error, no method) is not answered: JSON-RPC answers
   // requests only, and an error under its id could pass for the answer to the client's own request.
   if (object && !('method' in object) && ('result' in object || 'error' in object)) return { verdict: 'drop' };
@@ -52,10 +58,10 @@ function readLine(line: string): { verdict: InvalidRequestReply | 'drop' | null;
 
 /**
  * A stream of stdin's lines with blank ones dropped and readable bad requests answered through
- * `answer`; `onRequest` hears the id of each request passed on (serve waits for their answers
- * when input ends).
+ * `answer`; `onRequest` hears the id of each request passed on, and of each request the client
+ * cancels (serve waits for the answers to the others when input ends).
  */
-export function screenedStdin(answer: (reply: InvalidRequestReply) => void, onRequest: (id: string | number) => void = () => undefined): Transform {
+export function screenedStdin(answer: (reply: InvalidRequestReply) => void, onRequest: (id: string | number, cancelled: boolean) => void = () => undefined): Transform {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   /** Inside a line too long to screen: pass bytes on until its end. */
@@ -91,11 +97,12 @@ export function screenedStdin(answer: (reply: InvalidRequestReply) => void, onRe
         pending = [];
         pendingBytes = 0;
         buf = buf.subarray(nl + 1);
-        const { verdict, request } = readLine(line.toString('utf8').replace(/\r?\n$/, ''));
+        const { verdict, request, cancelled } = readLine(line.toString('utf8').replace(/\r?\n$/, ''));
         if (verdict === 'drop') continue;
         if (verdict) answer(verdict);
         else {
-          if (request !== undefined) onRequest(request);
+          if (request !== undefined) onRequest(request, false);
+          if (cancelled !== undefined) onRequest(cancelled, true);
           this.push(line);
         }
       }

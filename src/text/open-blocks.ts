@@ -49,10 +49,10 @@ export async function closersOf(lines: readonly string[], n: number): Promise<st
 
 /** A fence line (three or more backticks or tildes) after any indentation or container markers. */
 const FENCE_ANYWHERE = /^[ \t>*+\-\d.)]*(```|~~~)/;
-/** A top-level line that may open an HTML block: a `<` after at most three spaces. */
-const HTML_START = /^ {0,3}</;
-/** An HTML comment opened and closed on one line: its block ends on that line. */
-const ONE_LINE_COMMENT = /^ {0,3}<!--.*-->[ \t]*$/;
+/** A line that may open an HTML block, at the top level or in a quote or a list item: a `<` after container markers. */
+const HTML_START = /^[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*</;
+/** An HTML comment opened and closed on one line (and no other opened after it): its block ends on that line. */
+const ONE_LINE_COMMENT = /^ {0,3}<!--(?:(?!<!--).)*-->[ \t]*$/;
 
 /**
  * The closers by a line scan, or null when the text is not one the scan reads exactly: a fence line
@@ -97,9 +97,15 @@ export function parsedClosers(kept: readonly string[], md: MarkdownIt): string {
   let open: Token | undefined;
   let htmlCloser = '';
   for (const t of tokens) {
-    // An HTML block of kinds 1 to 5 (a comment, `<pre>`, `<script>` …) ends only at its end mark,
-    // not at a blank line: one the cut leaves open gets that mark.
-    if (t.type === 'html_block' && t.map && t.map[1] >= kept.length) htmlCloser = htmlBlockCloser(t.content);
+    if (t.type === 'html_block' && t.map) {
+      // An HTML block of kinds 1 to 5 (a comment, `<pre>`, `<script>` …) is raw text to its end
+      // mark, not at a blank line: no `<details>` in it is an element, and one the cut leaves open
+      // gets that mark, inside the block's quote or list item.
+      if (RAW_HTML.test(t.content.trimStart())) code.fill(1, t.map[0], t.map[1]);
+      const mark = t.map[1] >= kept.length ? htmlBlockCloser(t.content) : '';
+      if (mark) htmlCloser = `${containerPrefix(kept[t.map[0]]!, kept[t.map[0]]!.indexOf('<'))}${mark}`;
+      continue;
+    }
     if ((t.type !== 'fence' && t.type !== 'code_block') || !t.map) continue;
     const [from, to] = t.map;
     code.fill(1, from, to);
@@ -115,19 +121,30 @@ export function parsedClosers(kept: readonly string[], md: MarkdownIt): string {
   let closer = '';
   if (open) {
     const opener = kept[open.map![0]]!;
-    const at = opener.indexOf(open.markup);
-    // Quote markers stay; list markers and other characters become blanks of the same width.
-    closer = `${opener.slice(0, Math.max(0, at)).replace(/[^>\t]/g, ' ')}${open.markup}\n`;
+    closer = `${containerPrefix(opener, opener.indexOf(open.markup))}${open.markup}\n`;
   }
   return htmlCloser + closer + '</details>\n'.repeat(details);
 }
 
-/** The end mark an HTML block of kinds 1 to 5 still lacks ('' for other kinds, or when it has it). */
+/** What goes before a closer at column `at` of its opener: the quote markers, blanks for everything else. */
+function containerPrefix(opener: string, at: number): string {
+  return opener.slice(0, Math.max(0, at)).replace(/[^>\t]/g, ' ');
+}
+
+/** HTML blocks of kinds 1 to 5: raw text up to an end mark. */
+const RAW_HTML = /^(<(pre|script|style|textarea)(?=[\s>]|$)|<!--|<\?|<![A-Za-z[])/i;
+
+/**
+ * The end mark an HTML block still lacks: for kinds 1 to 5, their own; for any block, a comment
+ * opened after the last one closed (`<!-- a --> <!-- b`: the block ends on that line, but what
+ * renders it would read on in the comment). '' when nothing is open.
+ */
 function htmlBlockCloser(content: string): string {
   const start = content.trimStart();
   const raw = /^<(pre|script|style|textarea)(?=[\s>]|$)/i.exec(start);
   if (raw) return new RegExp(`</${raw[1]}>`, 'i').test(start) ? '' : `</${raw[1]!.toLowerCase()}>\n`;
-  const marks: [string, string][] = [['<!--', '-->'], ['<?', '?>'], ['<![CDATA[', ']]>'], ['<!', '>']];
-  for (const [open, close] of marks) if (start.startsWith(open)) return start.includes(close, open.length) ? '' : `${close}\n`;
+  if (start.lastIndexOf('<!--') > start.lastIndexOf('-->')) return '-->\n';
+  const marks: [string, string][] = [['<?', '?>'], ['<![CDATA[', ']]>'], ['<!', '>']];
+  for (const [open, close] of marks) if (start.startsWith(open) && !start.startsWith('<!--')) return start.includes(close, open.length) ? '' : `${close}\n`;
   return '';
 }

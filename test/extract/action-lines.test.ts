@@ -101,9 +101,17 @@ describe('action lines under words that forbid', () => {
     expect(linesOfBody("- To upgrade without downtime (don't stop the server): `pm2 reload all`")).toEqual(['inline: pm2 reload all']);
     expect(linesOfBody('- Never use these commands: `git reset --hard`')).toEqual([]);
     expect(linesOfBody('- Restart it (do not stop the server) with `pm2 reload all`.')).toEqual(['inline: pm2 reload all']);
+    // A condition or purpose that itself forbids, or an aside that forbids, still forbids.
+    expect(linesOfBody('- To be safe do not run: `git reset --hard`')).toEqual([]);
+    expect(linesOfBody('- Before merging never use: `git push --force`')).toEqual([]);
+    expect(linesOfBody('- Dangerous (do not run in production): `npm run db:reset`')).toEqual([]);
     expect(linesOfBody("1. Don't fail to back up with `pg_dump mydb -f backup.sql` first.")).toEqual(['inline: pg_dump mydb -f backup.sql']);
     expect(linesOfBody('- Never neglect to run the suite with `npm test`.')).toEqual(['inline: npm test']);
-    expect(linesOfBody("- Don't skip running migrations through `rails db:migrate`.")).toEqual(['inline: rails db:migrate']);
+    // Skipping with a means forbids the means, a gerund or not: when in doubt, the command goes.
+    expect(linesOfBody("- Don't skip running migrations through `rails db:migrate`.")).toEqual([]);
+    expect(linesOfBody('- Never skip linting with `git commit --no-verify`.')).toEqual([]);
+    expect(linesOfBody("- Don't skip the tests: `npm test`.")).toEqual(['inline: npm test']);
+    expect(linesOfBody("- Don't fail the build with `eslint --max-warnings 0`.")).toEqual([]);
   });
 
   it('read no forbidding word inside an earlier span', () => {
@@ -118,8 +126,9 @@ describe('numbered steps around code', () => {
       expect(linesOfBody(`1. Do it with \`${command}\``)).toEqual([`inline: ${command}`]);
     }
     expect(linesOfBody('1. Update it:\n   ```pwsh\n   Update-Module PSReadLine\n   ```')).toEqual(['code: Update-Module PSReadLine']);
+    expect(linesOfBody('1. Run `Set-ExecutionPolicy RemoteSigned` in an elevated prompt.')).toEqual(['inline: Set-ExecutionPolicy RemoteSigned']);
     // A capitalised name and its version, or a menu path, is no command: the step stays an action.
-    for (const [name, step] of [['VS Code', 'Use VS Code to open the folder'], ['Xcode 15.2', 'Install Xcode 15.2 from the App Store'], ['File > Save As', 'Choose File > Save As and name it'], ['Python 3.11', 'Pick Python 3.11 as the interpreter']] as const) {
+    for (const [name, step] of [['VS Code', 'Use VS Code to open the folder'], ['Xcode 15.2', 'Install Xcode 15.2 from the App Store'], ['File > Save As', 'Choose File > Save As and name it'], ['Python 3.11', 'Pick Python 3.11 as the interpreter'], ['Windows 10/11', 'Check Windows 10/11 first'], ['Preferences / Settings', 'Open Preferences / Settings now']] as const) {
       expect(linesOfBody(`1. ${step.replace(name, `\`${name}\``)}`)).toContain(`step: ${step}`);
     }
     expect(linesOfBody('1. Install it:\n   ```bash\n   npm install left-pad\n   ```\n2. Then run `npx left-pad x`')).toEqual(['code: npm install left-pad', 'inline: npx left-pad x']);

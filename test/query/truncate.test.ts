@@ -70,6 +70,14 @@ describe('closersOf, against a CommonMark parser', () => {
     expect(await closersOf(['Text.', '', '<!-- draft', 'more'], 4)).toBe('-->\n');
     expect(await closersOf(['<pre>', 'x'], 2)).toBe('</pre>\n');
     expect(await closersOf(['<!-- done -->', '<pre>x</pre>'], 2)).toBe('');
+    // In a list item or a quote, the mark goes inside it; <details> in a comment or a script is no element.
+    expect(await closersOf(['- a', '', '  <!-- x', '  y'], 4)).toBe('  -->\n');
+    expect(await closersOf(['> <details>', '>', '> <!-- a'], 3)).toBe('> -->\n</details>\n');
+    expect(await closersOf(['<details>', '', '<!--', '<details>', 'x'], 5)).toBe('-->\n</details>\n');
+    expect(await closersOf(['<script>', 'var s = "<details>";'], 2)).toBe('</script>\n');
+    // A comment opened after one closed on the same line is open.
+    expect(await closersOf(['<!-- a --> <!-- b'], 1)).toBe('-->\n');
+    expect(await closersOf(['<!-->', 'text'], 2)).toBe('');
     // Deep nesting before a fence is still read.
     const deep = ['- ```', '  a', '  ```', ...Array.from({ length: 10 }, (_, i) => `${'  '.repeat(i)}- x`), '', '```bash', 'npm install'];
     expect(await closersOf(deep, deep.length)).toBe('```\n');
@@ -98,7 +106,7 @@ describe('closersOf, against a CommonMark parser', () => {
 
   it('scans a text by lines only where that reads it as the parser does', async () => {
     const md = await blockParser();
-    const pieces = ['```', '~~~~', '```bash', 'text', '- ', '1. ', '> ', '  ', '    ', '\t', '', 'code line', '<details>', '<!-- c -->', '`x`', '</details>'];
+    const pieces = ['```', '~~~~', '```bash', 'text', '- ', '1. ', '> ', '  ', '    ', '\t', '', 'code line', '<details>', '<!-- c -->', '`x`', '</details>', '<!--', '-->', '<pre>', '</pre>'];
     let seed = 3;
     const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
     let scanned = 0;

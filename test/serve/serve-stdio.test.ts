@@ -306,6 +306,24 @@ describe('skillc serve: start-up', () => {
     expect(ids.sort()).toEqual([1, 2, 3]);
   });
 
+  it('does not wait for a request the client cancelled', () => {
+    const lib = scratchDir('serve-cancel');
+    fs.mkdirSync(path.join(lib, 'skills', 'db-backup'), { recursive: true });
+    fs.writeFileSync(path.join(lib, 'skills', 'db-backup', 'SKILL.md'), '---\nname: db-backup\ndescription: Back up a database to a file.\n---\n\n# Back up a database\n\n<div align="center">\n<img src="logo.png">\n</div>\n\n```bash\npg_dump mydb -f backup.sql\n```\n');
+    const dist = path.join(lib, 'dist');
+    expect(skillc(['build', path.join(lib, 'skills'), '-o', dist, '-q']).code).toBe(0);
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'retrieve_bundle', arguments: { query: 'back up a database' } } },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'not needed' } },
+    ];
+    const started = Date.now();
+    const r = spawnSyncServe(dist, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(r.status).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
   it('ends with exit 0 on SIGTERM while stdin is still open', async () => {
     const child = spawn(process.execPath, [BIN, 'serve', '--dist', cliDist, '-q'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
