@@ -38,9 +38,13 @@ const IN_FLIGHT_WAIT_MS = 60_000;
  */
 function requestsInFlight(transport: StdioServerTransport): { add(id: string | number): void; cancel(id: string | number): void; settled(maxMs: number, abort: Promise<unknown>): Promise<void> } {
   const pending = new Set<string | number>();
+  /** Ids cancelled before their request came: the SDK cancels that request when it comes. */
+  const cancelledEarly = new Set<string | number>();
   let wake: (() => void) | undefined;
   const drop = (id: string | number) => {
-    if (pending.delete(id) && pending.size === 0) wake?.();
+    if (pending.delete(id)) {
+      if (pending.size === 0) wake?.();
+    } else cancelledEarly.add(id);
   };
   const send = transport.send.bind(transport);
   transport.send = async (message: JSONRPCMessage) => {
@@ -51,7 +55,9 @@ function requestsInFlight(transport: StdioServerTransport): { add(id: string | n
     }
   };
   return {
-    add: (id) => pending.add(id),
+    add: (id) => {
+      if (!cancelledEarly.delete(id)) pending.add(id);
+    },
     cancel: drop,
     settled: (maxMs, abort) =>
       pending.size === 0

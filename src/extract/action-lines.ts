@@ -134,7 +134,14 @@ function reminds(after: string): boolean {
  * A negation that forbids an action outright (`do not run`, `never use`): a clause holding one
  * forbids the command a colon after it introduces, and an aside holding one is not left out.
  */
-const IMPERATIVE_NEGATION = /(^|[^\p{L}])(never|don['’]?t|do not|must not|mustn['’]t|should not|shouldn['’]t)\s+(ever\s+)?(run|use|execute|call|invoke|type|enter|install|push|delete|remove|commit|deploy|start|apply|do|try)(?![\p{L}])/iu;
+const IMPERATIVE_NEGATION = /(^|[^\p{L}])(?<!(?:^|[^\p{L}])(?:you|we|they|i|it|he|she|one|users?|people)\s+)(never|don['’]?t|do not|must not|mustn['’]t|should not|shouldn['’]t)\s+(ever\s+)?(run|use|execute|call|invoke|type|enter|install|push|delete|remove|commit|deploy|start|apply|do|try)(?![\p{L}])/iu;
+
+/**
+ * An aside that forbids the command it comes before: its forbidding verb takes no object of its
+ * own (`(do not run in production)`, `(never run this twice)`); one with an object forbids that
+ * (`(don't use sudo)`, `(do not run them in parallel)`).
+ */
+const ASIDE_ON_COMMAND = new RegExp(`${IMPERATIVE_NEGATION.source}\\s*(\\)|(in|on|at|for|during|without|unless|as|here|there|this|it|locally|directly|manually|twice|again|outside|inside)(?![\\p{L}]))`, 'iu');
 
 /** A numbered step that opens by forbidding (`Never force-push to main`, `❌ Don't …`). */
 const FORBIDDING_STEP = /^[^\p{L}\p{N}]*(never|don['’]?t|do not|must not|should not|avoid)(?![\p{L}])|^[^\p{L}\p{N}]*[❌✗✘🚫]/iu;
@@ -168,7 +175,7 @@ export function clauseBefore(unit: Unit, at: number): string {
     .slice(lineStart, rel)
     .replace(/(`+)[^`]*?\1/g, ' · ')
     .replace(/\s?[—–]\s?[^—–.;:!?]*?\s?[—–]/g, ' ')
-    .replace(/\([^()]*\)/g, (aside) => (IMPERATIVE_NEGATION.test(aside) ? aside : ' '));
+    .replace(/\([^()]*\)/g, (aside) => (ASIDE_ON_COMMAND.test(aside) ? aside : ' '));
   let cut = 0;
   for (const m of before.matchAll(/[.;:,!?](?=\s)|\s[-–—]+\s|—/g)) {
     const end = m.index + m[0].length;
@@ -180,6 +187,9 @@ export function clauseBefore(unit: Unit, at: number): string {
   }
   return before.slice(cut);
 }
+
+/** A PowerShell cmdlet name, by its verb (the common approved verbs), then an argument. */
+const CMDLET = /^(Get|Set|New|Remove|Add|Install|Uninstall|Update|Import|Export|Start|Stop|Restart|Invoke|Test|Enable|Disable|Clear|Copy|Move|Rename|Register|Unregister|Select|Write|Read|Out|Format|ConvertTo|ConvertFrom|Connect|Disconnect|Resolve|Expand|Compress|Measure|Wait|Find|Save|Publish|Send|Receive|Mount|Dismount|Resume|Suspend|Reset|Grant|Revoke|Unblock|Join|Split|Sort|Compare|Show|Enter|Exit|Initialize|Repair|Restore|Backup|Sync|Edit|Search|Use)-[A-Z][A-Za-z]+\s+\S/;
 
 /**
  * Whether an inline span reads as a command: a program word (a lower-case name, a path, `$EDITOR`,
@@ -196,7 +206,7 @@ function commandLike(text: string): boolean {
   // or a file (`Rscript analysis.R`, `Install-Module X -Scope CurrentUser`); `VS Code`, `Xcode
   // 15.2`, `File > Save As` are names. An HTTP method before a path is a request.
   // A PowerShell cmdlet (`Set-ExecutionPolicy RemoteSigned`) is a program whatever follows.
-  if (/^[A-Z][a-z]+-[A-Z][A-Za-z]+\s+\S/.test(text)) return true;
+  if (CMDLET.test(text)) return true;
   return /^[A-Z][\w.-]*\s/.test(text) && /\s(--?[A-Za-z]|\S*[A-Za-z]\S*[\/\\]|[\/\\]\S*[A-Za-z]|\S+\.[A-Za-z]{1,4}(?![\w.]))/.test(text);
 }
 

@@ -12,7 +12,7 @@
  * screen holds no more than the SDK would.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CancelledNotificationSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /** What the SDK buffers for one line at most (its STDIO_DEFAULT_MAX_BUFFER_SIZE). */
 const MAX_SCREENED_LINE = 10 * 1024 * 1024;
@@ -43,10 +43,11 @@ function readLine(line: string): { verdict: InvalidRequestReply | 'drop' | null;
   const id = object?.['id'];
   const readableId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
   if (JSONRPCMessageSchema.safeParse(value).success) {
-    // A request the client cancels gets no answer (MCP): it is in flight no more.
-    const params = object!['params'] as Record<string, unknown> | undefined;
-    const cancelled = object!['method'] === 'notifications/cancelled' ? params?.['requestId'] : undefined;
-    if (typeof cancelled === 'string' || typeof cancelled === 'number') return { verdict: null, cancelled };
+    // A request the client cancels gets no answer (MCP): it is in flight no more. Read as the SDK
+    // reads the notice, which ignores one it cannot parse, or whose request id is 0 or ''.
+    const notice = object!['method'] === 'notifications/cancelled' ? CancelledNotificationSchema.safeParse(value) : undefined;
+    const cancelled = notice?.success ? notice.data.params.requestId : undefined;
+    if (cancelled !== undefined && cancelled !== 0 && cancelled !== '') return { verdict: null, cancelled };
     return { verdict: null, ...(readableId && 'method' in object! ? { request: id } : {}) };
   }
   // A malformed response (a result or an error, no method) is not answered: JSON-RPC answers

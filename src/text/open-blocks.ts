@@ -92,8 +92,10 @@ function countDetails(line: string, open: number): number {
 export function parsedClosers(kept: readonly string[], md: MarkdownIt): string {
   if (kept.length === 0) return '';
   const tokens: Token[] = md.parse(`${kept.join('\n')}\n`, {});
-  /** Lines inside code (fenced or indented): no `<details>` there is an element. */
+  /** Lines inside code (fenced or indented) or raw HTML: no `<details>` there is an element. */
   const code = new Uint8Array(kept.length);
+  /** Lines where a raw HTML block ends: only the text from this column on is read for `<details>`. */
+  const after = new Map<number, number>();
   let open: Token | undefined;
   let htmlCloser = '';
   for (const t of tokens) {
@@ -101,7 +103,12 @@ export function parsedClosers(kept: readonly string[], md: MarkdownIt): string {
       // An HTML block of kinds 1 to 5 (a comment, `<pre>`, `<script>` …) is raw text to its end
       // mark, not at a blank line: no `<details>` in it is an element, and one the cut leaves open
       // gets that mark, inside the block's quote or list item.
-      if (RAW_HTML.test(t.content.trimStart())) code.fill(1, t.map[0], t.map[1]);
+      const end = RAW_HTML.test(t.content.trimStart()) ? rawEnd(kept, t.map[0], t.map[1]) : null;
+      if (end) {
+        code.fill(1, t.map[0], end.line);
+        // Text after the end mark on its line is read again (`<!-- a --> <details>`).
+        if (end.line < t.map[1]) after.set(end.line, end.column);
+      }
       const mark = t.map[1] >= kept.length ? htmlBlockCloser(t.content) : '';
       if (mark) htmlCloser = `${containerPrefix(kept[t.map[0]]!, kept[t.map[0]]!.indexOf('<'))}${mark}`;
       continue;
@@ -116,7 +123,7 @@ export function parsedClosers(kept: readonly string[], md: MarkdownIt): string {
   }
   let details = 0;
   kept.forEach((line, i) => {
-    if (!code[i]) details = countDetails(line, details);
+    if (!code[i]) details = countDetails(line.slice(after.get(i) ?? 0), details);
   });
   let closer = '';
   if (open) {
@@ -129,6 +136,23 @@ export function parsedClosers(kept: readonly string[], md: MarkdownIt): string {
 /** What goes before a closer at column `at` of its opener: the quote markers, blanks for everything else. */
 function containerPrefix(opener: string, at: number): string {
   return opener.slice(0, Math.max(0, at)).replace(/[^>\t]/g, ' ');
+}
+
+/**
+ * Where the raw HTML block on lines [from, to) ends: the line holding its end mark and the column
+ * after the mark; lines `to` and a column past the line's end when the cut left it open.
+ */
+function rawEnd(kept: readonly string[], from: number, to: number): { line: number; column: number } {
+  const first = kept[from]!;
+  const start = first.indexOf('<');
+  const tag = /^<(pre|script|style|textarea)(?=[\s>]|$)/i.exec(first.slice(start));
+  const [opening, mark] = tag ? [tag[0], new RegExp(`</${tag[1]}>`, 'i')] : first.startsWith('<!--', start) ? ['<!', /-->/] : first.startsWith('<?', start) ? ['<?', /\?>/] : first.startsWith('<![CDATA[', start) ? ['<![CDATA[', /\]\]>/] : ['<!', />/];
+  for (let i = from; i < to; i++) {
+    const offset = i === from ? start + opening.length : 0;
+    const m = mark.exec(kept[i]!.slice(offset));
+    if (m) return { line: i, column: offset + m.index + m[0].length };
+  }
+  return { line: to, column: 0 };
 }
 
 /** HTML blocks of kinds 1 to 5: raw text up to an end mark. */

@@ -105,6 +105,10 @@ describe('action lines under words that forbid', () => {
     expect(linesOfBody('- To be safe do not run: `git reset --hard`')).toEqual([]);
     expect(linesOfBody('- Before merging never use: `git push --force`')).toEqual([]);
     expect(linesOfBody('- Dangerous (do not run in production): `npm run db:reset`')).toEqual([]);
+    // A condition about the reader, or an aside that forbids something else, leaves the command.
+    expect(linesOfBody("- If you don't use Docker: `npm install`")).toEqual(['inline: npm install']);
+    expect(linesOfBody("- Install the CLI globally (don't use sudo): `npm install -g foo`")).toEqual(['inline: npm install -g foo']);
+    expect(linesOfBody('- Run the tests (do not run them in parallel) with `npm test`.')).toEqual(['inline: npm test']);
     expect(linesOfBody("1. Don't fail to back up with `pg_dump mydb -f backup.sql` first.")).toEqual(['inline: pg_dump mydb -f backup.sql']);
     expect(linesOfBody('- Never neglect to run the suite with `npm test`.')).toEqual(['inline: npm test']);
     // Skipping with a means forbids the means, a gerund or not: when in doubt, the command goes.
@@ -127,6 +131,7 @@ describe('numbered steps around code', () => {
     }
     expect(linesOfBody('1. Update it:\n   ```pwsh\n   Update-Module PSReadLine\n   ```')).toEqual(['code: Update-Module PSReadLine']);
     expect(linesOfBody('1. Run `Set-ExecutionPolicy RemoteSigned` in an elevated prompt.')).toEqual(['inline: Set-ExecutionPolicy RemoteSigned']);
+    expect(linesOfBody('1. Open the `Built-In Tools` panel.')).toContain('step: Open the Built-In Tools panel.');
     // A capitalised name and its version, or a menu path, is no command: the step stays an action.
     for (const [name, step] of [['VS Code', 'Use VS Code to open the folder'], ['Xcode 15.2', 'Install Xcode 15.2 from the App Store'], ['File > Save As', 'Choose File > Save As and name it'], ['Python 3.11', 'Pick Python 3.11 as the interpreter'], ['Windows 10/11', 'Check Windows 10/11 first'], ['Preferences / Settings', 'Open Preferences / Settings now']] as const) {
       expect(linesOfBody(`1. ${step.replace(name, `\`${name}\``)}`)).toContain(`step: ${step}`);

@@ -78,6 +78,11 @@ describe('closersOf, against a CommonMark parser', () => {
     // A comment opened after one closed on the same line is open.
     expect(await closersOf(['<!-- a --> <!-- b'], 1)).toBe('-->\n');
     expect(await closersOf(['<!-->', 'text'], 2)).toBe('');
+    // After a raw block's end mark on its line, a <details> is an element again.
+    expect(await closersOf(['<!-- a --> <details>', '', 'x'], 3)).toBe('</details>\n');
+    expect(await closersOf(['<pre>a</pre><details>', '', 'x'], 3)).toBe('</details>\n');
+    expect(await closersOf(['- <!-- a --> <details>', '', '  x'], 3)).toBe('</details>\n');
+    expect(await closersOf(['<script>', 'var s = "<details>"; </script>', '', 'x'], 4)).toBe('');
     // Deep nesting before a fence is still read.
     const deep = ['- ```', '  a', '  ```', ...Array.from({ length: 10 }, (_, i) => `${'  '.repeat(i)}- x`), '', '```bash', 'npm install'];
     expect(await closersOf(deep, deep.length)).toBe('```\n');
