@@ -104,14 +104,24 @@ export function parsedClosers(kept: readonly string[], md: MarkdownIt): string {
       // An HTML block of kinds 1 to 5 (a comment, `<pre>`, `<script>` …) is raw text to its end
       // mark, not at a blank line: no `<details>` in it is an element, and one the cut leaves open
       // gets that mark, inside the block's quote or list item.
-      const end = RAW_HTML.test(t.content.trimStart()) ? rawEnd(kept, t.map[0], t.map[1]) : null;
+      const [from, to] = t.map;
+      const first = kept[from]!;
+      const at = first.indexOf('<');
+      const kind = rawKind(first.slice(at));
+      const end = kind ? rawEnd(kept, from, to, at, kind) : null;
       if (end) {
-        code.fill(1, t.map[0], end.line);
+        code.fill(1, from, end.line);
         // Text after the end mark on its line is read again (`<!-- a --> <details>`).
-        if (end.line < t.map[1]) after.set(end.line, end.column);
+        if (end.line < to) after.set(end.line, end.column);
       }
-      const mark = t.map[1] >= kept.length ? htmlBlockCloser(t.content) : '';
-      if (mark) htmlCloser = `${containerPrefix(kept[t.map[0]]!, kept[t.map[0]]!.indexOf('<'))}${mark}`;
+      if (to < kept.length) continue;
+      // A comment opened after the last one closed, in a block that is not an element's
+      // (`<!-- a --> <!-- b`: the block ends on that line, but what renders it would read on in
+      // the comment), gets its `-->`.
+      const unclosed = kind !== null && end!.line >= to;
+      const comment = t.content.lastIndexOf('<!--') > t.content.lastIndexOf('-->');
+      const mark = kind?.close.startsWith('</') ? (unclosed ? kind.close : '') : comment ? '-->' : unclosed ? kind!.close : '';
+      if (mark) htmlCloser = `${containerPrefix(first, at)}${mark}\n`;
       continue;
     }
     if ((t.type !== 'fence' && t.type !== 'code_block') || !t.map) continue;
@@ -139,37 +149,35 @@ function containerPrefix(opener: string, at: number): string {
   return opener.slice(0, Math.max(0, at)).replace(/[^>\t]/g, ' ');
 }
 
+/** An HTML block of kinds 1 to 5: how it opens, and the end mark that alone ends it. */
+interface RawKind {
+  readonly opening: string;
+  readonly close: string;
+  readonly closeAt: RegExp;
+}
+
+/** The raw kind of an HTML block that starts `text` (from its `<`), or null for kinds 6 and 7. */
+function rawKind(text: string): RawKind | null {
+  const tag = /^<(pre|script|style|textarea)(?=[\s>]|$)/i.exec(text);
+  if (tag) return { opening: tag[0], close: `</${tag[1]!.toLowerCase()}>`, closeAt: new RegExp(`</${tag[1]}>`, 'i') };
+  // A comment's `-->` may follow its `<!` at once (`<!-->` is a whole comment).
+  if (text.startsWith('<!--')) return { opening: '<!', close: '-->', closeAt: /-->/ };
+  if (text.startsWith('<?')) return { opening: '<?', close: '?>', closeAt: /\?>/ };
+  if (text.startsWith('<![CDATA[')) return { opening: '<![CDATA[', close: ']]>', closeAt: /\]\]>/ };
+  if (/^<![A-Za-z]/.test(text)) return { opening: '<!', close: '>', closeAt: />/ };
+  return null;
+}
+
 /**
- * Where the raw HTML block on lines [from, to) ends: the line holding its end mark and the column
- * after the mark; lines `to` and a column past the line's end when the cut left it open.
+ * Where the raw HTML block of `kind` on lines [from, to), opened at column `at` of its first line,
+ * ends: the line holding its end mark and the column after the mark; line `to` when the lines do
+ * not hold it (the cut left it open).
  */
-function rawEnd(kept: readonly string[], from: number, to: number): { line: number; column: number } {
-  const first = kept[from]!;
-  const start = first.indexOf('<');
-  const tag = /^<(pre|script|style|textarea)(?=[\s>]|$)/i.exec(first.slice(start));
-  const [opening, mark] = tag ? [tag[0], new RegExp(`</${tag[1]}>`, 'i')] : first.startsWith('<!--', start) ? ['<!', /-->/] : first.startsWith('<?', start) ? ['<?', /\?>/] : first.startsWith('<![CDATA[', start) ? ['<![CDATA[', /\]\]>/] : ['<!', />/];
+function rawEnd(kept: readonly string[], from: number, to: number, at: number, kind: RawKind): { line: number; column: number } {
   for (let i = from; i < to; i++) {
-    const offset = i === from ? start + opening.length : 0;
-    const m = mark.exec(kept[i]!.slice(offset));
+    const offset = i === from ? at + kind.opening.length : 0;
+    const m = kind.closeAt.exec(kept[i]!.slice(offset));
     if (m) return { line: i, column: offset + m.index + m[0].length };
   }
   return { line: to, column: 0 };
-}
-
-/** HTML blocks of kinds 1 to 5: raw text up to an end mark. */
-const RAW_HTML = /^(<(pre|script|style|textarea)(?=[\s>]|$)|<!--|<\?|<![A-Za-z[])/i;
-
-/**
- * The end mark an HTML block still lacks: for kinds 1 to 5, their own; for any block, a comment
- * opened after the last one closed (`<!-- a --> <!-- b`: the block ends on that line, but what
- * renders it would read on in the comment). '' when nothing is open.
- */
-function htmlBlockCloser(content: string): string {
-  const start = content.trimStart();
-  const raw = /^<(pre|script|style|textarea)(?=[\s>]|$)/i.exec(start);
-  if (raw) return new RegExp(`</${raw[1]}>`, 'i').test(start) ? '' : `</${raw[1]!.toLowerCase()}>\n`;
-  if (start.lastIndexOf('<!--') > start.lastIndexOf('-->')) return '-->\n';
-  const marks: [string, string][] = [['<?', '?>'], ['<![CDATA[', ']]>'], ['<!', '>']];
-  for (const [open, close] of marks) if (start.startsWith(open) && !start.startsWith('<!--')) return start.includes(close, open.length) ? '' : `${close}\n`;
-  return '';
 }
