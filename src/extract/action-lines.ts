@@ -151,23 +151,23 @@ function forbiddingStep(text: string): boolean {
   return m !== null && !reminds(text.slice(m.index + m[0].length));
 }
 
-export function forbidden(clause: string): boolean {
+function forbidden(clause: string): boolean {
   for (const m of clause.matchAll(NEGATION)) if (!reminds(clause.slice(m.index + m[0].length))) return true;
   return false;
 }
+
+/** A clause that states a condition or a purpose: it opens with a subordinator. */
+const CONDITION = /^[^\p{L}]*(if|to|when|whenever|unless|once|before|after|in case|so that|for|where)(?![\p{L}])/iu;
 
 /**
  * The text of the clause before `at` (a file offset in the unit): back to the last sentence or
  * clause mark that words follow, or the line start. A mark with no word after it (`Never use
  * these — `a`, `b``) introduces what the clause names, so the clause goes on before it, unless it
  * is a colon after a condition or a purpose. An aside between two long dashes (`Do not — ever —
- * run`) or in parentheses is left out. Inline code is masked: an earlier
- * command (`docker run --pull never img`) says nothing about the span at `at`.
+ * run`), or in parentheses unless it forbids the command, is left out. Inline code is masked: an
+ * earlier command (`docker run --pull never img`) says nothing about the span at `at`.
  */
-/** A clause that states a condition or a purpose: it opens with a subordinator. */
-const CONDITION = /^[^\p{L}]*(if|to|when|whenever|unless|once|before|after|in case|so that|for|where)(?![\p{L}])/iu;
-
-export function clauseBefore(unit: Unit, at: number): string {
+function clauseBefore(unit: Unit, at: number): string {
   const rel = at - unit.start;
   if (rel <= 0 || rel > unit.text.length) return '';
   const lineStart = unit.text.lastIndexOf('\n', rel - 1) + 1;
@@ -193,20 +193,21 @@ const CMDLET = /^(Get|Set|New|Remove|Add|Install|Uninstall|Update|Import|Export|
 
 /**
  * Whether an inline span reads as a command: a program word (a lower-case name, a path, `$EDITOR`,
- * a sigil such as `%pip`, `!pip`, or a capitalised name with an option, a path or a file after
- * it), after any `NAME=value` settings, then arguments; and not a message or a label. A value with a space (`Mail Sync`, `⌘ K`) is not one, so a step that names
- * it is still an action of its own.
+ * a sigil such as `%pip`, `!pip`, a PowerShell cmdlet, or a capitalised name with an option, a
+ * path or a file after it), after any `NAME=value` settings, then arguments; and not a message or
+ * a label. A value with a space (`Mail Sync`, `⌘ K`) is not one, so a step that names it is still
+ * an action of its own.
  */
 function commandLike(text: string): boolean {
   if (messageLike(text)) return false;
   // Settings before a program (`NODE_ENV=production npm run build`), a sigil (`$EDITOR`, `%pip`),
   // a lower-case program or a path: a command.
   if (/^(\w+=\S*\s+)+\S/.test(text) || /^([%!$]|[a-z0-9_.~\/\\])[\w.\/\\:@+-]*\s+\S/.test(text)) return true;
-  // A capitalised word is a program only with an argument that a command has: an option, a path
-  // or a file (`Rscript analysis.R`, `Install-Module X -Scope CurrentUser`); `VS Code`, `Xcode
-  // 15.2`, `File > Save As` are names. An HTTP method before a path is a request.
   // A PowerShell cmdlet (`Set-ExecutionPolicy RemoteSigned`) is a program whatever follows.
   if (CMDLET.test(text)) return true;
+  // Another capitalised word is a program only with an argument that a command has: an option, a
+  // path or a file (`Rscript analysis.R`, `Install-Module X -Scope CurrentUser`, `POST /search`);
+  // `VS Code`, `Xcode 15.2`, `File > Save As` are names.
   return /^[A-Z][\w.-]*\s/.test(text) && /\s(--?[A-Za-z]|\S*[A-Za-z]\S*[\/\\]|[\/\\]\S*[A-Za-z]|\S+\.[A-Za-z]{1,4}(?![\w.]))/.test(text);
 }
 

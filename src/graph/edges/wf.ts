@@ -135,9 +135,10 @@ function resolveName(name: string, self: number, parents: readonly Parent[], byN
   // A skill that names itself (its own CLI, `nano-pdf` in the nano-pdf skill) points at no other
   // skill, though another package may ship one of that name; unless a `plugin:` prefix names
   // another package's skill of that name, and one is there.
-  let candidates = (byName.get(name) ?? []).filter((i) => i !== self);
-  if (plugin !== undefined && candidates.some(inPlugin)) candidates = candidates.filter(inPlugin);
-  if (namesOf(parents[self]!).includes(name) && !(plugin !== undefined && !inPlugin(self) && candidates.some(inPlugin))) return undefined;
+  const others = (byName.get(name) ?? []).filter((i) => i !== self);
+  const inPrefixed = others.filter(inPlugin);
+  const candidates = inPrefixed.length > 0 ? inPrefixed : others;
+  if (namesOf(parents[self]!).includes(name) && !(inPrefixed.length > 0 && !inPlugin(self))) return undefined;
   if (candidates.length === 0) return undefined;
   const here = parents[self]!.path.split('/');
   const shared = (i: number) => {
