@@ -289,17 +289,11 @@ describe('skillc serve: start-up', () => {
 
   it('answers every request written before stdin closes', () => {
     const lines = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ...PIPE_START,
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'retrieve_bundle', arguments: { query: 'back up a database' } } },
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_skills', arguments: { query: 'deploy' } } },
     ];
-    // A skill whose bundle holds HTML: closing its blocks loads a parser, so its answer is slow to come.
-    const lib = scratchDir('serve-inflight');
-    fs.mkdirSync(path.join(lib, 'skills', 'db-backup'), { recursive: true });
-    fs.writeFileSync(path.join(lib, 'skills', 'db-backup', 'SKILL.md'), '---\nname: db-backup\ndescription: Back up a database to a file.\n---\n\n# Back up a database\n\n<div align="center">\n<img src="logo.png">\n</div>\n\n```bash\npg_dump mydb -f backup.sql\n```\n');
-    const dist = path.join(lib, 'dist');
-    expect(skillc(['build', path.join(lib, 'skills'), '-o', dist, '-q']).code).toBe(0);
+    const dist = slowBundleDist('serve-inflight');
     const r = spawnSyncServe(dist, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     expect(r.status).toBe(0);
     const ids = r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: unknown }).id);
@@ -307,14 +301,9 @@ describe('skillc serve: start-up', () => {
   });
 
   it('does not wait for a request the client cancelled', () => {
-    const lib = scratchDir('serve-cancel');
-    fs.mkdirSync(path.join(lib, 'skills', 'db-backup'), { recursive: true });
-    fs.writeFileSync(path.join(lib, 'skills', 'db-backup', 'SKILL.md'), '---\nname: db-backup\ndescription: Back up a database to a file.\n---\n\n# Back up a database\n\n<div align="center">\n<img src="logo.png">\n</div>\n\n```bash\npg_dump mydb -f backup.sql\n```\n');
-    const dist = path.join(lib, 'dist');
-    expect(skillc(['build', path.join(lib, 'skills'), '-o', dist, '-q']).code).toBe(0);
+    const dist = slowBundleDist('serve-cancel');
     const lines = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ...PIPE_START,
       { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'retrieve_bundle', arguments: { query: 'back up a database' } } },
       { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'not needed' } },
     ];
@@ -346,6 +335,26 @@ describe('skillc serve: start-up', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+/** What a client that pipes its requests writes first. */
+const PIPE_START = [
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+];
+
+/**
+ * A dist of one skill whose bundle holds HTML: closing its blocks loads a parser, so an answer
+ * that hydrates it is slow to come (what a race with the end of stdin needs).
+ */
+function slowBundleDist(name: string): string {
+  const lib = scratchDir(name);
+  fs.mkdirSync(path.join(lib, 'skills', 'db-backup'), { recursive: true });
+  fs.writeFileSync(path.join(lib, 'skills', 'db-backup', 'SKILL.md'), '---\nname: db-backup\ndescription: Back up a database to a file.\n---\n\n# Back up a database\n\n<div align="center">\n<img src="logo.png">\n</div>\n\n```bash\npg_dump mydb -f backup.sql\n```\n');
+  const dist = path.join(lib, 'dist');
+  const r = skillc(['build', path.join(lib, 'skills'), '-o', dist, '-q']);
+  if (r.code !== 0) throw new Error(`skillc build exited ${r.code}: ${r.stderr}`);
+  return dist;
+}
 
 function spawnSyncServe(dist: string, input: string) {
   return spawnSync(process.execPath, [BIN, 'serve', '--dist', dist, '-q'], { input, encoding: 'utf8', timeout: 20_000 });
