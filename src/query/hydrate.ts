@@ -241,20 +241,53 @@ export function readDistText(dist: string, rel: string, what: string, owner: str
  * The longest prefix of whole lines that fits `room` tokens together with the note that says where
  * the rest is. A cut inside a fenced code block or a `<details>` element closes it first: left open,
  * the note and every hit after it would read as code, or fold away inside the element.
+ *
+ * Found in two steps, because the closers may need a parse of the prefix (open-blocks) and every
+ * count tokenises it: first the longest prefix that fits with the note but no closers, by a search
+ * that doubles from the start (its cost grows with the answer, not with the bundle); then, down
+ * from there, the first that fits with its closers too. Closers only add text, so the answer is no
+ * longer than the first bound, and within a few lines of it unless the closers are long.
  */
 export async function truncate(text: string, room: number, file: string): Promise<{ text: string; tokens: number } | null> {
   const count = await loadTokenCounter();
   const lines = text.split('\n');
-  const render = async (n: number) => `${lines.slice(0, n).join('\n')}\n${await closersOf(lines, n)}\n[skillc: truncated after ${n} of ${lines.length} lines to fit the budget; the rest is in \`${file}\`]\n`;
-  let lo = 0;
-  let hi = lines.length;
-  if (count(await render(0)) > room) return null;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (count(await render(mid)) <= room) lo = mid;
-    else hi = mid - 1;
+  const note = (n: number) => `[skillc: truncated after ${n} of ${lines.length} lines to fit the budget; the rest is in \`${file}\`]\n`;
+  const bare = (n: number) => `${lines.slice(0, n).join('\n')}\n\n${note(n)}`;
+  const render = async (n: number) => `${lines.slice(0, n).join('\n')}\n${await closersOf(lines, n)}\n${note(n)}`;
+  const fits = async (n: number) => count(await render(n)) <= room;
+  if (count(bare(0)) > room) return null;
+  const bound = longestFitting(lines.length, (n) => count(bare(n)) <= room);
+  let best = -1;
+  // A few lines down by one: the closers are a fence or a few `</details>`, a line or two of text.
+  for (let n = bound; n >= Math.max(0, bound - 3) && best < 0; n--) if (await fits(n)) best = n;
+  if (best < 0 && bound > 3) {
+    let lo = -1;
+    let hi = bound - 4;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (await fits(mid)) lo = mid;
+      else hi = mid - 1;
+    }
+    best = lo;
   }
-  const rendered = await render(lo);
+  if (best < 0) return null;
+  const rendered = await render(best);
   return { text: rendered, tokens: count(rendered) };
 }
 
+/** The largest n in [0, max] for which `fits(n)` holds, given that it holds for 0 and fails from some n on. */
+function longestFitting(max: number, fits: (n: number) => boolean): number {
+  let lo = 0;
+  let step = 1;
+  while (lo + step <= max && fits(lo + step)) {
+    lo += step;
+    step *= 2;
+  }
+  let hi = Math.min(max, lo + step - 1);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

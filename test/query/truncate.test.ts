@@ -8,6 +8,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import type { Root, RootContent } from 'mdast';
 import { closersOf, truncate } from '../../src/query/hydrate.js';
+import { loadTokenCounter } from '../../src/text/bpe.js';
 import { blockParser, parsedClosers, scannedClosers } from '../../src/text/open-blocks.js';
 
 describe('closersOf', () => {
@@ -136,5 +137,31 @@ describe('truncate', () => {
     expect(note).toMatch(/^\d+ of 406 lines to fit the budget; the rest is in `bundles\/x\.md`\]\n$/);
     expect(kept!.trimEnd().endsWith('\n```')).toBe(true);
     expect((kept!.match(/^```/gm) ?? []).length).toBe(2);
+  });
+
+  it('keeps the longest prefix that fits, also where the closers are many lines long', async () => {
+    // Forty nested <details> opened early: a cut late in the text needs forty closers, so the
+    // longest prefix that fits with them is far shorter than the longest that fits without.
+    const shallow = ['# A', '', ...Array.from({ length: 60 }, (_, i) => `Line ${i} of plain prose, a few words long.`)];
+    const deep = ['# B', ...Array.from({ length: 40 }, () => '<details>'), '', ...Array.from({ length: 60 }, (_, i) => `Line ${i} of plain prose, a few words long.`)];
+    const fenced = ['# C', '', '- item', '  ```sh', ...Array.from({ length: 60 }, (_, i) => `  echo ${i} and more words`)];
+    const count = await loadTokenCounter();
+    for (const lines of [shallow, deep, fenced]) {
+      const text = lines.join('\n');
+      for (const room of [40, 120, 300, 500]) {
+        const cut = await truncate(text, room, 'bundles/x.md');
+        // By brute force: the last n whose rendering fits.
+        let longest = -1;
+        for (let n = 0; n <= lines.length; n++) {
+          const rendered = `${lines.slice(0, n).join('\n')}\n${await closersOf(lines, n)}\n[skillc: truncated after ${n} of ${lines.length} lines to fit the budget; the rest is in \`bundles/x.md\`]\n`;
+          if (count(rendered) <= room) longest = n;
+        }
+        if (longest < 0) expect(cut).toBeNull();
+        else {
+          expect(cut!.text, `${lines[0]} at ${room}`).toMatch(new RegExp(`truncated after ${longest} of`));
+          expect(cut!.tokens).toBeLessThanOrEqual(room);
+        }
+      }
+    }
   });
 });
