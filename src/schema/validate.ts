@@ -9,19 +9,22 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ValidateFunction, ErrorObject } from 'ajv/dist/2020.js';
 import { packageRoot } from '../util/package-root.js';
 
-// ajv-formats is CommonJS; under NodeNext its callable is the default property.
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => void }).default;
+const requireHere = createRequire(import.meta.url);
 
 /** The options every validator is compiled with, here and in schema/standalone.ts. */
 export const AJV_OPTIONS = { allErrors: true, strict: true, allowUnionTypes: true } as const;
 
 /** A new ajv instance as validators are compiled with. */
 export function newAjv(options: { readonly code?: { readonly source: boolean } } = {}): Ajv2020 {
-  const instance = new Ajv2020({ ...AJV_OPTIONS, ...options });
+  // Loaded on first use, not with this module: the bundled CLI validates with the validators
+  // compiled when it was built, and loading ajv and its formats cost a cold `skillc query` 15 ms.
+  const { Ajv2020: Ajv } = requireHere('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  // ajv-formats is CommonJS; its callable is the default property.
+  const addFormats = (requireHere('ajv-formats') as { default: (ajv: Ajv2020) => void }).default;
+  const instance = new Ajv({ ...AJV_OPTIONS, ...options });
   addFormats(instance);
   return instance;
 }
