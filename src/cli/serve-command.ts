@@ -9,12 +9,12 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer } from '../serve/mcp-server.js';
 import { startHttpFront, isLoopback, type HttpFront } from '../serve/http-front.js';
 import { openServedDist, ServeError, type ServedDist, type ServedDistHandle } from '../serve/served-dist.js';
 import { escapeInline } from '../text/terminal.js';
 import { INVALID_REQUEST_MESSAGE, screenedStdin } from '../serve/stdio-lines.js';
+import { requestsInFlight } from '../serve/in-flight.js';
 import { errnoText } from '../util/errno.js';
 
 export interface ServeCommandOptions {
@@ -32,46 +32,6 @@ export interface ServeCommandOptions {
 /** How long, at most, the requests in flight when stdin ends are waited for. */
 const IN_FLIGHT_WAIT_MS = 60_000;
 
-/**
- * The ids of the requests passed to the server (told by the stdin screen) and not yet answered
- * (read by wrapping the transport's send).
- */
-function requestsInFlight(transport: StdioServerTransport): { add(id: string | number): void; cancel(id: string | number): void; settled(maxMs: number, abort: Promise<unknown>): Promise<void> } {
-  const pending = new Set<string | number>();
-  /** Ids cancelled before their request came: the SDK cancels that request when it comes. */
-  const cancelledEarly = new Set<string | number>();
-  let wake: (() => void) | undefined;
-  const drop = (id: string | number) => {
-    if (pending.delete(id)) {
-      if (pending.size === 0) wake?.();
-    } else cancelledEarly.add(id);
-  };
-  const send = transport.send.bind(transport);
-  transport.send = async (message: JSONRPCMessage) => {
-    try {
-      await send(message);
-    } finally {
-      if (('result' in message || 'error' in message) && message.id !== undefined && message.id !== null) drop(message.id);
-    }
-  };
-  return {
-    add: (id) => {
-      if (!cancelledEarly.delete(id)) pending.add(id);
-    },
-    cancel: drop,
-    settled: (maxMs, abort) =>
-      pending.size === 0
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, maxMs);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-            void abort.then(wake);
-          }),
-  };
-}
 
 export interface ServeIo {
   readonly stdin: NodeJS.ReadableStream;
