@@ -167,6 +167,20 @@ describe('edge rules', () => {
     expect(pairs(doc, 'wf')).toEqual(['skill:pack-a/deploy -> skill:pack-d/deploy', 'skill:pack-b/deploy -> skill:pack-a/deploy']);
   });
 
+  it('wf: a prefixed name without a hyphen is a skill only in the package the prefix names', async () => {
+    const doc = await graphOf({
+      'ops/deploy/SKILL.md': skill('deploy', 'Deploys.', 'Ship it.'),
+      'ops/pdf-ship/SKILL.md': skill('pdf-ship', 'Ships PDFs.', 'Upload the PDF.'),
+      // npm scripts and namespaced words: no package of that name holds a `deploy` skill.
+      'web/release-notes/SKILL.md': skill('release-notes', 'Writes release notes.', 'Run `docs:deploy` or `build:deploy` when the notes are merged.'),
+      // The prefix names the package: a skill of its.
+      'web/publish/SKILL.md': skill('publish', 'Publishes.', 'Then run `ops:deploy`.'),
+      // A hyphenated name is a skill's wherever it is, whatever the prefix.
+      'web/print/SKILL.md': skill('print', 'Prints.', 'Then run `tools:pdf-ship`.'),
+    });
+    expect(pairs(doc, 'wf')).toEqual(['skill:web/print -> skill:ops/pdf-ship', 'skill:web/publish -> skill:ops/deploy']);
+  });
+
   it('reads a description YAML took for a mapping from its line, for the index', async () => {
     const doc = await graphOf({
       'food-order/SKILL.md': '---\nname: food-order\ndescription: Reorder Foodora orders with ordercli. Triggers: order food, reorder\n---\n\n# food-order\n\nPreview first.\n',
