@@ -13,15 +13,15 @@
  *
  * The build also writes o200k_base.ranks, the token counter's table as one binary file, so a
  * process reads it instead of decoding gpt-tokenizer's 200,000-line rank file (src/text/o200k.ts),
- * and schema-validators.cjs, the schemas' validators compiled (src/schema/standalone.ts).
+ * and schema-validators/, the schemas' validators compiled, one module per schema (src/schema/standalone.ts).
  *
  * The worker entries keep their names: code finds them with `new URL('./x-worker.js',
  * import.meta.url)`, which resolves inside build/bundle/ once bundled, as inside build/src/ before.
  */
 import { defineConfig } from 'rolldown';
 import { PREBUILT_RANK_TABLE, encodeRankTable, readO200kRankFile } from './build/src/text/o200k.js';
-import { validatorsModule } from './build/src/schema/standalone.js';
-import { PRECOMPILED_FILE } from './build/src/schema/validate.js';
+import { validatorsModules } from './build/src/schema/standalone.js';
+import { PRECOMPILED_DIR } from './build/src/schema/validate.js';
 
 /** Writes the o200k token table as one binary file beside the bundle (see src/text/o200k.ts). */
 const rankTable = {
@@ -35,7 +35,7 @@ const rankTable = {
 const schemaValidators = {
   name: 'skillc-schema-validators',
   generateBundle() {
-    this.emitFile({ type: 'asset', fileName: PRECOMPILED_FILE, source: validatorsModule() });
+    for (const { name, text } of validatorsModules()) this.emitFile({ type: 'asset', fileName: `${PRECOMPILED_DIR}/${name}.cjs`, source: text });
   },
 };
 

@@ -1,6 +1,6 @@
 /**
  * The bundled CLI validates with the validators compiled when skillc was built
- * (build/bundle/schema-validators.cjs, from src/schema/standalone.ts); from sources, validate.ts
+ * (build/bundle/schema-validators/<name>.cjs, from src/schema/standalone.ts); from sources, validate.ts
  * compiles them at run time. Both must accept, reject and report alike: this test runs the two on
  * the fixture builds' artifacts and rules/, and on many broken copies of them.
  */
@@ -14,7 +14,9 @@ import { loadPrecompiled, newAjv, schemaPath, SCHEMA_NAMES, type SchemaName } fr
 import { PRECOMPILED_PARTS } from '../src/schema/standalone.js';
 import { ROOT } from './helpers/cli.js';
 
-const file = path.join(ROOT, 'build', 'bundle', 'schema-validators.cjs');
+const dir = path.join(ROOT, 'build', 'bundle', 'schema-validators');
+/** The module of the validators of schema `name` (and of its parts). */
+const moduleOf = (name: string) => path.join(dir, `${name.split('#')[0]!}.cjs`);
 
 /** Every schema compiled by ajv at run time, as validate.ts does without the bundle. */
 function runtimeValidators(): Map<string, ValidateFunction> {
@@ -86,9 +88,13 @@ const outcome = (v: ValidateFunction, data: unknown) => {
 
 describe('validators compiled at build time', () => {
   it('accept, reject and report as the ones compiled at run time, on artifacts, rules and broken copies', () => {
-    const pre = createRequire(import.meta.url)(file) as Record<string, ValidateFunction>;
+    const load = createRequire(import.meta.url);
     const here = runtimeValidators();
+    const pre: Record<string, ValidateFunction> = {};
+    for (const name of here.keys()) pre[name] = (load(moduleOf(name)) as Record<string, ValidateFunction>)[name]!;
     for (const name of here.keys()) expect(typeof pre[name], name).toBe('function');
+    // One module per schema: nothing else in the folder.
+    expect(fs.readdirSync(dir).sort()).toEqual(SCHEMA_NAMES.map((n) => `${n}.cjs`).sort());
     const r = seededRng(2026);
     let invalid = 0;
     const docs = documents();
@@ -110,6 +116,7 @@ describe('validators compiled at build time', () => {
 
 describe('validators compiled from other schemas', () => {
   it('are not used: the file names the digest of the schemas it was compiled from', () => {
+    const file = moduleOf('passages');
     expect(loadPrecompiled(file)).not.toBeNull();
     // The same file, claiming to be compiled from other schemas (a schema edited since the build).
     const stale = path.join(ROOT, 'build', `schema-validators-stale-${process.pid}.cjs`);

@@ -1,7 +1,7 @@
 /**
  * The validators of every schema in schemas/, compiled once when skillc is built instead of in
  * every process that validates (compiling them cost a build about 0.4 s). rolldown.config.js
- * writes this module's text beside the bundle as PRECOMPILED_FILE, which schema/validate.ts loads;
+ * writes these modules beside the bundle, in PRECOMPILED_DIR, and schema/validate.ts loads them;
  * it is ajv's own standalone code for the same schemas with the same options, so a validator
  * accepts, rejects and reports exactly as one compiled at run time (test/schemas.test.ts checks it).
  */
@@ -20,10 +20,13 @@ export const PRECOMPILED_PARTS: readonly (readonly [SchemaName, string])[] = [
 ];
 
 /**
- * The CommonJS module text: one export per schema name, one per `name#pointer` of PRECOMPILED_PARTS,
- * and the digest of the schemas it was compiled from (validate.ts ignores the file when they differ).
+ * The CommonJS modules, one per schema: its validator exported under its name, its parts of
+ * PRECOMPILED_PARTS under `name#pointer`, and the digest of the schemas they were compiled from
+ * (validate.ts ignores a file when they differ). One module per schema, because a process loads
+ * only the validators it uses: a cold `skillc query` needs one, and loading all of them (1.3 MB
+ * of code) cost it about 20 ms.
  */
-export function validatorsModule(): string {
+export function validatorsModules(): { readonly name: SchemaName; readonly text: string }[] {
   const ajv = newAjv({ code: { source: true } });
   const ids = new Map<SchemaName, string>();
   for (const name of SCHEMA_NAMES) {
@@ -31,9 +34,11 @@ export function validatorsModule(): string {
     ids.set(name, schema.$id);
     ajv.addSchema(schema);
   }
-  const refs: Record<string, string> = {};
-  for (const name of SCHEMA_NAMES) refs[name] = ids.get(name)!;
-  for (const [name, pointer] of PRECOMPILED_PARTS) refs[`${name}#${pointer}`] = `${ids.get(name)!}#${pointer}`;
-  // ajv-formats' and ajv's runtime helpers are required by name, from node_modules, as the bundle's externals are.
-  return `${standaloneCode(ajv, refs)}\nexports[${JSON.stringify(SCHEMAS_DIGEST_EXPORT)}] = ${JSON.stringify(schemasDigest())};\n`;
+  const digest = `exports[${JSON.stringify(SCHEMAS_DIGEST_EXPORT)}] = ${JSON.stringify(schemasDigest())};\n`;
+  return SCHEMA_NAMES.map((name) => {
+    const refs: Record<string, string> = { [name]: ids.get(name)! };
+    for (const [part, pointer] of PRECOMPILED_PARTS) if (part === name) refs[`${name}#${pointer}`] = `${ids.get(name)!}#${pointer}`;
+    // ajv-formats' and ajv's runtime helpers are required by name, from node_modules, as the bundle's externals are.
+    return { name, text: `${standaloneCode(ajv, refs)}\n${digest}` };
+  });
 }

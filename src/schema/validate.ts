@@ -39,41 +39,50 @@ export function schemaPath(name: SchemaName): string {
   return path.join(packageRoot(), 'schemas', `${name}.schema.json`);
 }
 
-/** The file the build writes beside the bundle (rolldown.config.js): validators by schema name, and by `name#pointer` for parts. */
-export const PRECOMPILED_FILE = 'schema-validators.cjs';
-let precompiled: Readonly<Record<string, ValidateFunction>> | null | undefined;
+/** The folder the build writes beside the bundle (rolldown.config.js): one module per schema, `<name>.cjs`, exporting its validators by schema name and by `name#pointer` for parts. */
+export const PRECOMPILED_DIR = 'schema-validators';
+const precompiled = new Map<SchemaName, Readonly<Record<string, ValidateFunction>> | null>();
 
 /**
- * The validators compiled when skillc was built, when this module runs from the bundle and they
- * were compiled from the schemas as they are now (a schema edited since the bundle was built is
- * compiled here); else null.
+ * The validators of schema `name` compiled when skillc was built, when this module runs from the
+ * bundle and they were compiled from the schemas as they are now (a schema edited since the bundle
+ * was built is compiled here); else null.
  */
-function precompiledValidators(): Readonly<Record<string, ValidateFunction>> | null {
-  precompiled ??= loadPrecompiled(fileURLToPath(new URL(`./${PRECOMPILED_FILE}`, import.meta.url)));
-  return precompiled;
+function precompiledValidators(name: SchemaName): Readonly<Record<string, ValidateFunction>> | null {
+  let loaded = precompiled.get(name);
+  if (loaded === undefined) {
+    loaded = loadPrecompiled(fileURLToPath(new URL(`./${PRECOMPILED_DIR}/${name}.cjs`, import.meta.url)));
+    precompiled.set(name, loaded);
+  }
+  return loaded;
 }
 
-/** The validators of a PRECOMPILED_FILE, or null when there is none or it was compiled from other schemas. */
+/** The validators of a module of PRECOMPILED_DIR, or null when there is none or it was compiled from other schemas. */
 export function loadPrecompiled(file: string): Readonly<Record<string, ValidateFunction>> | null {
   if (!fs.existsSync(file)) return null;
-  const loaded = createRequire(import.meta.url)(file) as Record<string, unknown>;
+  const loaded = requireHere(file) as Record<string, unknown>;
   return loaded[SCHEMAS_DIGEST_EXPORT] === schemasDigest() ? (loaded as Record<string, ValidateFunction>) : null;
 }
 
-/** The export of PRECOMPILED_FILE naming the schemas it was compiled from (schemasDigest). */
+/** The export of each module of PRECOMPILED_DIR naming the schemas it was compiled from (schemasDigest). */
 export const SCHEMAS_DIGEST_EXPORT = 'schemasSha256';
 
-/** SHA-256 of every schema's name and text, in SCHEMA_NAMES order. */
+let digest: string | undefined;
+
+/** SHA-256 of every schema's name and text, in SCHEMA_NAMES order (read once per process). */
 export function schemasDigest(): string {
-  const hash = createHash('sha256');
-  for (const name of SCHEMA_NAMES) hash.update(`${name}\0${fs.readFileSync(schemaPath(name), 'utf8')}\0`);
-  return hash.digest('hex');
+  if (digest === undefined) {
+    const hash = createHash('sha256');
+    for (const name of SCHEMA_NAMES) hash.update(`${name}\0${fs.readFileSync(schemaPath(name), 'utf8')}\0`);
+    digest = hash.digest('hex');
+  }
+  return digest;
 }
 
 function validator(name: SchemaName): ValidateFunction {
   let v = compiled.get(name);
   if (!v) {
-    v = precompiledValidators()?.[name] ?? compiledHere(name);
+    v = precompiledValidators(name)?.[name] ?? compiledHere(name);
     compiled.set(name, v);
   }
   return v;
@@ -114,7 +123,7 @@ function formatError(e: ErrorObject): string {
 const partValidators = new Map<string, ValidateFunction>();
 
 function partValidator(name: SchemaName, pointer: string): ValidateFunction {
-  let v = partValidators.get(`${name}#${pointer}`) ?? precompiledValidators()?.[`${name}#${pointer}`];
+  let v = partValidators.get(`${name}#${pointer}`) ?? precompiledValidators(name)?.[`${name}#${pointer}`];
   if (v) partValidators.set(`${name}#${pointer}`, v);
   else {
     compiledHere(name);
