@@ -6,6 +6,8 @@
 export const ENGINE_RULES = {
   unusedDisable: 'lint/unused-disable',
   unknownRule: 'lint/unknown-rule',
+  /** A disable comment naming a rule the skill under check cannot turn off (inlineDisable: false). */
+  disableRefused: 'lint/disable-refused',
   ruleCrashed: 'lint/rule-crashed',
   internalError: 'lint/internal-error',
   /** A skill file that could not be read (too large, unreadable, a link, not a file): never linted. */

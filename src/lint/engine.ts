@@ -101,6 +101,7 @@ async function runRules(subject: LintSubject, options: LintSkillOptions): Promis
     return fixRefusal(before, fix.edits, applyFixes(subject.text, [fix.edits]), fix.changes) === null ? fix : undefined;
   };
   const known = new Set(LINT_RULES.map((r) => r.meta.id));
+  const notInline = new Set(LINT_RULES.filter((r) => r.meta.inlineDisable === false).map((r) => r.meta.id));
   const codeRanges = subject.parent.units
     .flatMap((u) => u.codeBlocks)
     .filter((b) => b.fenced)
@@ -123,6 +124,8 @@ async function runRules(subject: LintSubject, options: LintSkillOptions): Promis
     if (level === 'off') continue;
     if (rule.meta.needsDist && (await options.services.dist()) === null) continue;
     const severity = level === 'error' ? 'error' : 'warning';
+    // A rule that catches malicious skills is not turned off by the skill it checks.
+    const inline = rule.meta.inlineDisable !== false;
     const reports: RuleReport[] = [];
     try {
       await rule.check({ subject, strict: options.config.strict, services: options.services, report: (r) => reports.push(r) }, ruleOptions);
@@ -133,14 +136,14 @@ async function runRules(subject: LintSubject, options: LintSkillOptions): Promis
     }
     for (const r of reports) {
       if ('file' in r) {
-        if (suppressionsOf(r.file).suppresses(rule.meta.id, r.line)) continue;
+        if (inline && suppressionsOf(r.file).suppresses(rule.meta.id, r.line)) continue;
         const list = collected.others.get(r.file) ?? [];
         list.push({ ruleId: rule.meta.id, severity, message: r.message, line: r.line, column: r.column, ...(r.suggestion ? { suggestion: r.suggestion } : {}) });
         collected.others.set(r.file, list);
         continue;
       }
       const start = subject.lines.position(r.offset);
-      if (mdSuppressions.suppresses(rule.meta.id, start.line)) continue;
+      if (inline && mdSuppressions.suppresses(rule.meta.id, start.line)) continue;
       const end = r.endOffset !== undefined && r.endOffset > r.offset ? subject.lines.position(r.endOffset) : undefined;
       const fix = checked(r);
       const message: LintMessage = {
@@ -162,10 +165,12 @@ async function runRules(subject: LintSubject, options: LintSkillOptions): Promis
     for (const d of directives) {
       for (const id of d.rules ?? []) {
         if (!known.has(id)) out.push({ ruleId: ENGINE_RULES.unknownRule, severity: 'warning', message: `skillc-${d.kind} names an unknown rule '${id}'`, line: d.line, column: d.column });
+        else if (d.kind !== 'enable' && notInline.has(id)) out.push({ ruleId: ENGINE_RULES.disableRefused, severity: 'warning', message: `skillc-${d.kind} cannot turn off '${id}': a skill cannot vouch for itself against a rule that catches malicious skills (turn it off in the lint config)`, line: d.line, column: d.column });
       }
     }
     if (options.reportUnusedDisableDirectives) {
-      for (const d of unused) {
+      // A directive naming only rules it cannot turn off is reported as refused, not again as unused.
+      for (const d of unused.filter((x) => x.rules === null || x.rules.some((id) => !notInline.has(id)))) {
         out.push({ ruleId: ENGINE_RULES.unusedDisable, severity: 'warning', message: `unused skillc-${d.kind} directive (no ${d.rules ? `${d.rules.join(', ')} ` : ''}problem reported here)`, line: d.line, column: d.column });
       }
     }

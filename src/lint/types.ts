@@ -64,6 +64,11 @@ export interface LintRuleMeta {
   readonly tags?: readonly string[];
   /** SARIF security-severity (0–10) for rules tagged "security". */
   readonly securitySeverity?: string;
+  /**
+   * false: a skillc-disable comment in the skill cannot turn the rule off, only the lint config
+   * can. For the rules that catch malicious skills: the skill under check would vouch for itself.
+   */
+  readonly inlineDisable?: false;
 }
 
 export interface LintRule<O extends Record<string, unknown> = Record<string, unknown>> {

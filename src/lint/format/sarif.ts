@@ -37,6 +37,7 @@ export function folderUri(folder: string): string {
 const ENGINE_DOCS: Record<string, string> = {
   [ENGINE_RULES.unusedDisable]: 'A skillc-disable comment that suppressed nothing (reported with --report-unused-disable-directives).',
   [ENGINE_RULES.unknownRule]: 'A skillc-disable or skillc-enable comment names a rule id that does not exist.',
+  [ENGINE_RULES.disableRefused]: 'A skillc-disable comment names a rule that catches malicious skills: a skill cannot turn it off for itself (its findings are still reported); only the lint config can.',
   [ENGINE_RULES.ruleCrashed]: 'A lint rule failed on this skill; the other rules still ran. Please report it.',
   [ENGINE_RULES.internalError]: 'skillc lint could not read or parse this skill.',
 };

@@ -2,7 +2,8 @@
  * The rules of rules/malicious-patterns.json (issue 20), one per technique: each reports the
  * findings of src/risk/malicious.ts for its technique in SKILL.md (prose and code alike) and in the
  * skill's scripts. They are errors by default and no declaration in metadata.side-effects quiets
- * them: a skill may declare that it runs a download, not that it hides one.
+ * them: a skill may declare that it runs a download, not that it hides one. Nor does a
+ * skillc-disable comment in the skill (inlineDisable: false): only the lint config turns them off.
  */
 import type { LintRule } from '../types.js';
 import { LineIndex } from '../../text/line-index.js';
@@ -23,6 +24,7 @@ export function maliciousInstallRule(technique: TechniqueId): LintRule {
       defaultOptions: {},
       tags: ['security'],
       securitySeverity: '9.0',
+      inlineDisable: false,
     },
     check(ctx) {
       const { subject } = ctx;
