@@ -310,6 +310,15 @@ const OUT_AFTER_URL = /(?:\s-o\s*|\s-O\s*|--output[= ]|--output-document[= ]|>\s
 /** The same before the URL, after a space. */
 const OUT_BEFORE_URL = /\s(?:-o\s*|-O\s*|--output[= ]|--output-document[= ]|>\s*)["']?([^\s"'`;&|]+)/gi;
 const PS_OUT = /-(?:OutFile|Destination)\s+["']?([^\s"'`;&|]+)/gi;
+/** `(New-Object Net.WebClient).DownloadFile('URL', 'FILE')`: the file is the argument after the URL. */
+const PS_DOWNLOAD_FILE = /\bDownloadFile(?:Async)?\b/gi;
+const SECOND_ARGUMENT = /["']?\s*,\s*["']?([^\s"'`;&|)]+)/iy;
+/**
+ * `certutil -urlcache -f URL FILE` (a Windows tool that downloads): the file is the word after the
+ * URL. Only options between the command and -urlcache, so each is read once whatever the line.
+ */
+const CERTUTIL = /\bcertutil(?:\.exe)?(?:\s+[-/]\w+)*?\s+[-/]urlcache\b/gi;
+const NEXT_WORD = /\s+["']?([^\s"'`;&|-][^\s"'`;&|]*)/iy;
 
 /**
  * Downloads saved to a file: `curl|wget … URL … -o FILE`, `curl|wget … -o FILE … URL` and
@@ -372,7 +381,22 @@ export function savedDownloads(text: string): SavedDownload[] {
     };
   };
   const out: SavedDownload[] = [];
-  const shapes = [urlThenOption(FETCH, OUT_AFTER_URL), optionThenUrl(FETCH, OUT_BEFORE_URL), urlThenOption(PS_FETCH, PS_OUT)];
+  /** The URL, then at once (after its closing quote) the file: an argument list or the next word (`filePattern` is sticky). */
+  const urlThenFile = (word: RegExp, filePattern: RegExp) => {
+    const url = urls();
+    return {
+      word,
+      find: (from: number, end: number) => {
+        const u = url(from);
+        if (!u || u.index >= end) return null;
+        // Sticky, from the URL's end: no copy of the rest of a long line per download.
+        filePattern.lastIndex = u.end;
+        const f = filePattern.exec(text);
+        return f && u.end + f[0].length <= end ? { end: u.end + f[0].length, url: u, file: f[1]! } : null;
+      },
+    };
+  };
+  const shapes = [urlThenOption(FETCH, OUT_AFTER_URL), optionThenUrl(FETCH, OUT_BEFORE_URL), urlThenOption(PS_FETCH, PS_OUT), urlThenFile(PS_DOWNLOAD_FILE, SECOND_ARGUMENT), urlThenFile(CERTUTIL, NEXT_WORD)];
   for (const shape of shapes) {
     const word = new RegExp(shape.word.source, shape.word.flags);
     for (let w = word.exec(text); w; w = word.exec(text)) {
@@ -410,7 +434,9 @@ function savedThenRun(text: string, paragraphs: readonly Window[]): MaliciousFin
     if (!para) continue;
     const name = file.split(/[\\/]/).pop()!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const after = para.text.slice(end - para.start);
-    const source = `(?:chmod\\s+(?:[+ugoa]*x|[0-7]*[157][0-7]*)\\s+\\S*${name}\\b|\\b(?:sh|bash|zsh|python[23]?|perl|node|ruby|source|Start-Process|start|open)\\s+(?:-\\S+\\s+)*["']?\\S*${name}\\b|\\./${name}\\b|(?:^|[;&|\\s])\\S*/${name}(?:\\s|$))`;
+    // Windows runs a program by its name alone too (`&& a.exe`), and from the current folder as `.\\a.exe`.
+    const exe = /\.(?:exe|bat|cmd|ps1|msi|scr|com|hta|vbs)$/i.test(file) ? `|(?:^|[\\n;&|(])[ \\t]*["']?${name}["']?(?=[\\s;&|)]|$)` : '';
+    const source = `(?:chmod\\s+(?:[+ugoa]*x|[0-7]*[157][0-7]*)\\s+\\S*${name}\\b|\\b(?:sh|bash|zsh|python[23]?|perl|node|ruby|source|Start-Process|start|open|Invoke-Item|ii|cmd\\s+/c|(?:powershell|pwsh)(?:\\.exe)?\\b[^\\n;&|]*?\\s-File)\\s+(?:-\\S+\\s+)*["']?\\S*${name}\\b|\\.[/\\\\]${name}\\b|(?:^|[;&|\\s])\\S*[/\\\\]${name}(?:\\s|$)${exe})`;
     const key = `${para.start}\u0000${name}`;
     const before = searched.get(key);
     let at: number;
@@ -555,7 +581,10 @@ function* ownMatches(re: RegExp, pieces: readonly Piece[]): Generator<{ m: RegEx
   }
 }
 
-function scanText(text: string, depth: number): MaliciousFinding[] {
+function scanText(raw: string, depth: number): MaliciousFinding[] {
+  // A command continued over lines with a backslash (`curl … \` then `  | bash`) is one line to
+  // the shell: its line break reads as blanks here, so offsets stay the text's own.
+  const text = raw.includes('\\\n') || raw.includes('\\\r\n') ? raw.replace(/\\\r?\n/g, (m) => ' '.repeat(m.length)) : raw;
   const c = load();
   const { lines, paragraphs } = windows(text);
   const { blanked, pieces, segmentsOf } = piecesOf(text, lines);

