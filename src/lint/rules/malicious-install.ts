@@ -1,7 +1,7 @@
 /**
  * The rules of rules/malicious-patterns.json (issue 20), one per technique: each reports the
  * findings of src/risk/malicious.ts for its technique in SKILL.md (prose and code alike) and in the
- * skill's scripts. They are errors by default and no declaration in metadata.side-effects quiets
+ * skill's scripts and other text files. They are errors by default and no declaration in metadata.side-effects quiets
  * them: a skill may declare that it runs a download, not that it hides one. Nor does a
  * skillc-disable comment in the skill (inlineDisable: false): only the lint config turns them off.
  */
@@ -17,7 +17,7 @@ export function maliciousInstallRule(technique: TechniqueId): LintRule {
       id: technique,
       category: 'safety',
       summary: t.summary,
-      doc: `${t.doc} Reported in SKILL.md, prose included, and in the skill's scripts; a declaration in metadata.side-effects does not quiet it. The patterns are data in rules/malicious-patterns.json.`,
+      doc: `${t.doc} Reported in SKILL.md, prose included, and in the skill's scripts and text files (references, a Makefile, package.json); a declaration in metadata.side-effects does not quiet it. The patterns are data in rules/malicious-patterns.json.`,
       defaultLevel: 'error',
       fixable: false,
       optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
@@ -31,7 +31,9 @@ export function maliciousInstallRule(technique: TechniqueId): LintRule {
       for (const f of scanMalicious(subject.text)) {
         if (f.technique === technique) ctx.report({ offset: f.offset, endOffset: f.offset + f.length, message: describeFinding(f) });
       }
-      for (const s of subject.parent.scripts) {
+      // Scripts and text references alike: an agent runs what a reference file tells it as readily
+      // as what SKILL.md does, and a Makefile or package.json script is run by the tools.
+      for (const s of [...subject.parent.scripts, ...subject.parent.references]) {
         if (s.text === undefined) continue;
         const findings = scanMalicious(s.text).filter((f) => f.technique === technique);
         if (findings.length === 0) continue;
