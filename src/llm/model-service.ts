@@ -80,7 +80,7 @@ export function createModelService(client: ChatClient, cache: ReplyCache, concur
     waiting.shift()?.();
   };
 
-  /** Parses and validates a reply; `parsed` says whether it was JSON (only JSON replies are cached). */
+  /** Parses and validates a reply; `parsed` says whether it was JSON. */
   function check<R>(prompt: PromptSpec<R>, content: string): { ok: true; parsed: true; reply: R } | { ok: false; parsed: boolean; message: string } {
     let data: unknown;
     try {
@@ -131,7 +131,9 @@ export function createModelService(client: ChatClient, cache: ReplyCache, concur
         u.promptTokens += reply.promptTokens;
         u.completionTokens += reply.completionTokens;
         checked = check(prompt, reply.content);
-        if (checked.parsed) cache.put({ key, model: client.model, prompt: `${prompt.name}@${prompt.version}`, content: reply.content, promptTokens: reply.promptTokens, completionTokens: reply.completionTokens });
+        // Only an answer is kept: a reply that is not JSON or breaks the schema (a server's error
+        // page, a model's slip) would be served to every later build as if it were one.
+        if (checked.ok) cache.put({ key, model: client.model, prompt: `${prompt.name}@${prompt.version}`, content: reply.content, promptTokens: reply.promptTokens, completionTokens: reply.completionTokens });
       }
       if (!checked.ok) {
         u.invalid++;

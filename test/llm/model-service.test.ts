@@ -77,14 +77,29 @@ describe('model service over the real openai client', () => {
     expect(server.requests.length).toBe(before + 1);
   });
 
-  it('rejects a reply that violates the schema, on every read', async () => {
+  it('rejects a reply that violates the schema and does not cache it; the next build asks again', async () => {
     server.setHandler(() => ({ kind: 'content', content: JSON.stringify({ edits: [{ line: 0, find: 'x' }] }) }));
     const a = await ask(service(), 'schema');
     expect(!a.ok && a.kind).toBe('invalid');
     expect(!a.ok && a.message).toMatch(/violates the skillc_rewrite_cleanup schema/);
-    // Cached (it is JSON), and judged again from the cache.
     const before = server.requests.length;
+    server.setHandler(() => ({ kind: 'content', content: EMPTY }));
     const b = await ask(service(), 'schema');
+    expect(b.ok).toBe(true);
+    expect(server.requests.length).toBe(before + 1);
+  });
+
+  it('judges a cached reply again on every read', async () => {
+    server.setHandler(() => ({ kind: 'content', content: EMPTY }));
+    expect((await ask(service(), 'kept')).ok).toBe(true);
+    // The entry edited on disk to break the schema (another version of skillc, a hand edit).
+    const files = fs.readdirSync(cacheRoot, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.json'));
+    expect(files).toHaveLength(1);
+    const file = path.join(files[0]!.parentPath, files[0]!.name);
+    const entry = JSON.parse(fs.readFileSync(file, 'utf8')) as { content: string };
+    fs.writeFileSync(file, JSON.stringify({ ...entry, content: JSON.stringify({ edits: [{ line: 0 }] }) }));
+    const before = server.requests.length;
+    const b = await ask(service(), 'kept');
     expect(!b.ok && b.kind).toBe('invalid');
     expect(server.requests.length).toBe(before);
   });
@@ -146,6 +161,24 @@ describe('model service over the real openai client', () => {
     expect(answers.every((a) => !a.ok && a.kind === 'failed')).toBe(true);
     expect(server.requests.length - before).toBe(3);
     expect(!answers[5]!.ok && answers[5]!.message).toMatch(/3 requests in a row failed this way, so no more are sent/);
+  });
+
+  it('a hanging server costs the requests in flight one timeout, not each of their retries', async () => {
+    server.setHandler(() => ({ kind: 'hang' }));
+    const before = server.requests.length;
+    const s = service({ timeoutMs: 300, retries: 3, cache: false, concurrency: 4 });
+    const t0 = Date.now();
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => ask(s, `hanging ${i}`)));
+    expect(answers.every((a) => !a.ok && a.kind === 'failed')).toBe(true);
+    // The four first attempts were sent and timed out; no retry and no later request was sent.
+    expect(server.requests.length - before).toBe(4);
+    expect(s.usage().attempts).toBe(4);
+    // What is left is the client's backoff between its unsent retries (about 3.5 s for three):
+    // before, each of the four waited out four timeouts.
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    // A response resets the count: a server that answers again is used again by a new client of it.
+    server.setHandler(() => ({ kind: 'content', content: EMPTY }));
+    expect((await ask(service({ cache: false }), 'back')).ok).toBe(true);
   });
 
   it('stops calling after an authentication error', async () => {
