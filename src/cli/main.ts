@@ -154,8 +154,8 @@ Examples:
 Prints the verifier profile (coverage, binding, replacement, risk, score), the decision, the first
 failed check or the witness with file:line evidence, risk findings, and the member units.
 
-Example:
-  skillc explain install-dependencies --dist ./dist`)
+Example (on the Quickstart's dist, examples/dist):
+  skillc explain pip-install-package --dist examples/dist`)
     .action(async function (this: Command, id: string) {
       const { explainCommand } = await import('./explain-command.js');
       const o = this.opts();
@@ -224,7 +224,7 @@ Examples:
     .argument('<task>', 'the task, in plain words')
     .option('--dist <dir>', 'the build output folder', 'dist')
     .option('-k, --top <n>', 'at most n skills', wholeNumber('-k', 1), 8)
-    .option('--budget <tokens>', 'token budget of the whole answer (o200k_base BPE tokens)', wholeNumber('--budget', 200), 8000)
+    .option('--budget <tokens>', 'token budget of the whole answer (o200k_base BPE tokens; at least 200)', wholeNumber('--budget', 200), 8000)
     .addOption(new Option('--format <format>', 'md: what an agent reads; json: the same with every score').choices(['md', 'json']).default('md'))
     .option('--output-file <file>', 'write the answer to a file instead of stdout')
     .option('--plan', 'answer with the skills a multi-step task needs, in order (producers before consumers); -k is the most steps')

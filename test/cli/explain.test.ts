@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { skillc } from '../helpers/cli.js';
+import { ROOT, skillc } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/tmp.js';
 
 describe('skillc explain', () => {
@@ -19,6 +19,28 @@ describe('skillc explain', () => {
     expect(r.stdout).toMatch(/inst-a\/SKILL\.md:11:1 {2}bash\.pipe-to-shell \(code-exec, 1\)/);
     expect(r.stdout).toMatch(/members: 2 units from 2 parents/);
     expect(r.stdout).toMatch(/inst-b\/SKILL\.md:8 {2}Install the CLI/);
+  });
+
+  it('prints what the README shows for this fixture, line for line (the README elides with …)', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const block = /```\n\$ skillc explain (\S+) --dist \.\/dist\n([\s\S]*?)```/.exec(readme);
+    expect(block).not.toBeNull();
+    const r = skillc(['explain', block![1]!, '--dist', dist]);
+    expect(r.code, r.stderr).toBe(0);
+    const shown = block![2]!.trimEnd().split('\n');
+    const real = r.stdout.trimEnd().split('\n');
+    const elided = shown.indexOf('  …');
+    expect(real.slice(0, elided)).toEqual(shown.slice(0, elided));
+    expect(real.slice(real.length - (shown.length - elided - 1))).toEqual(shown.slice(elided + 1));
+  });
+
+  it('the example in --help names a candidate of the Quickstart build', () => {
+    const help = skillc(['explain', '--help']).stdout;
+    const [, id, distArg] = /skillc explain (\S+) --dist (\S+)/.exec(help)!;
+    expect(distArg).toBe('examples/dist');
+    const quickstart = path.join(scratchDir('explain-quickstart'), 'dist');
+    expect(skillc(['build', 'examples/skills', '-o', quickstart, '-q']).code).toBe(0);
+    expect(skillc(['explain', id!, '--dist', quickstart]).code).toBe(0);
   });
 
   it('finds the same candidate by cluster id, and prints JSON on request', () => {
