@@ -124,8 +124,17 @@ function parseYaml(yaml: string, base: number): { data: Record<string, unknown> 
     return { data: null, problems };
   }
   addDuplicateKeyErrors(doc);
-  doc.errors.slice(0, MAX_YAML_ERRORS).forEach((e, i) => {
-    const more = i === MAX_YAML_ERRORS - 1 && doc.errors.length > MAX_YAML_ERRORS ? ` (and ${doc.errors.length - MAX_YAML_ERRORS} more YAML errors)` : '';
+  // The first error of a line only: the parser's later errors on it follow from the first (one
+  // unquoted ': ' gave five, four of them the parser's own words for the same mistake).
+  const lines = new Set<number>();
+  const shown = doc.errors.filter((e) => {
+    const line = lineCounter.linePos(e.pos[0]).line;
+    if (lines.has(line)) return false;
+    lines.add(line);
+    return true;
+  });
+  shown.slice(0, MAX_YAML_ERRORS).forEach((e, i) => {
+    const more = i === MAX_YAML_ERRORS - 1 && shown.length > MAX_YAML_ERRORS ? ` (and ${shown.length - MAX_YAML_ERRORS} more YAML errors)` : '';
     const quote = e.code === 'MISSING_CHAR' ? openingQuote(yaml, e.pos[0], e.message) : -1;
     const colon = e.code === 'BLOCK_AS_IMPLICIT_KEY' ? innerColon(yaml, e.pos[0]) : -1;
     if (colon >= 0) {
