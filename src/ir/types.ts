@@ -17,7 +17,7 @@ export interface SkillFileRef {
   readonly kind: FileKind;
   readonly bytes: number;
   readonly sha256: string;
-  /** Decoded text for scripts and references (text files); absent for binary assets. */
+  /** Decoded text of a text file (scripts, references, text assets); absent for binary files. */
   readonly text?: string;
   /** For a symbolic link: where it points (never followed). */
   readonly symlinkTarget?: string;

@@ -258,7 +258,9 @@ function readSkillFiles(skillDir: string, entries: Entry[], diags: Diagnostic[],
     if (read.text === undefined && kind !== 'asset') {
       diags.push(makeDiagnostic(STAGE, 'large-file-not-scanned', { file: e.rel, message: `${kind} of ${(read.bytes / 1048576).toFixed(1)} MiB: copied to the dist, but too large to be read as text, so it was not scanned for risky calls` }));
     }
-    refs.push({ path: e.rel, relPath, kind, bytes: read.bytes, sha256: read.sha256, mode: read.mode, ...(kind !== 'asset' && read.text !== undefined ? { text: read.text } : {}) });
+    // A text file under assets/ keeps its text too: the malicious-install scan reads every text file
+    // of a skill (a linked assets/setup.md is read by an agent like any page).
+    refs.push({ path: e.rel, relPath, kind, bytes: read.bytes, sha256: read.sha256, mode: read.mode, ...(read.text !== undefined ? { text: read.text } : {}) });
   }
   return refs;
 }

@@ -205,8 +205,8 @@ export function parseSkillDetailed(skill: SourceSkill, diags: Diagnostic[], opti
     malicious.push({ technique: f.technique, file, line: pos.line, column: pos.column, message: describeFinding(f) });
   }
   for (const s of skill.files) {
-    // Scripts and text references (a linked setup page, a Makefile, package.json): an agent or a tool runs them too.
-    if (s.kind === 'asset' || s.text === undefined) continue;
+    // Every text file (a script, a linked setup page, a Makefile, package.json, a text asset): an agent or a tool runs them too.
+    if (s.text === undefined) continue;
     const findings = scanMalicious(s.text);
     if (findings.length === 0) continue;
     const index = new LineIndex(s.text);

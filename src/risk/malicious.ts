@@ -182,7 +182,7 @@ const DOWNLOAD_RUN: readonly { readonly prefix: RegExp; readonly stop: RegExp; r
   { prefix: /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/gi, stop: /[|\n]/, suffix: /\|\s*(?:iex|Invoke-Expression)\b/i },
   // Python's and JavaScript's exec or eval of what a request returned: `exec(urlopen(URL).read())`,
   // `exec(requests.get(URL).text)`, `eval(await (await fetch(URL)).text())`.
-  { prefix: /\b(?:exec|eval)\s*\(/gi, stop: /\n/, suffix: /\b(?:urlopen|requests\.get|httpx\.get|fetch)\s*\([^\n]*/i },
+  { prefix: /\b(?:exec|eval)\s*\(/gi, stop: /[;\n]/, suffix: /\b(?:urlopen|requests\.get|httpx\.get|fetch)\s*\(\s*["'`]https?:\/\/[^\s"'`)]+/i },
 ];
 /** `mshta http://…`: the URL is in the run of non-spaces after the command, which bounds the search. */
 const MSHTA_RUN = /\bmshta(?:\.exe)?\s+\S*https?:\/\/\S+/gi;
@@ -437,9 +437,13 @@ function savedThenRun(text: string, paragraphs: readonly Window[]): MaliciousFin
     if (!para) continue;
     const name = file.split(/[\\/]/).pop()!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const after = para.text.slice(end - para.start);
-    // Windows runs a program by its name alone too (`&& a.exe`), and from the current folder as `.\\a.exe`.
-    const exe = /\.(?:exe|bat|cmd|ps1|msi|scr|com|hta|vbs)$/i.test(file) ? `|(?:^|[\\n;&|(])[ \\t]*["']?${name}["']?(?=[\\s;&|)]|$)` : '';
-    const source = `(?:chmod\\s+(?:[+ugoa]*x|[0-7]*[157][0-7]*)\\s+\\S*${name}\\b|\\b(?:sh|bash|zsh|python[23]?|perl|node|ruby|source|Start-Process|start|open|Invoke-Item|ii|cmd\\s+/c|(?:powershell|pwsh)(?:\\.exe)?\\b[^\\n;&|]*?\\s-File)\\s+(?:-\\S+\\s+)*["']?\\S*${name}\\b|\\.[/\\\\]${name}\\b|(?:^|[;&|\\s])\\S*[/\\\\]${name}(?:\\s|$)${exe})`;
+    // Windows runs a program by its name alone (`&& a.exe`), from the current folder (`.\\a.exe`)
+    // or by its path, at a command's start and followed by a flag or nothing: only for a program's
+    // extensions, since `.\\data.csv` names any file in PowerShell and a name opens prose too.
+    const exe = /\.(?:exe|bat|cmd|ps1|msi|scr|com|hta|vbs)$/i.test(file)
+      ? `|(?:^|[\\n;&|(])[ \\t]*(?:&[ \\t]*)?["']?(?:[^\\s"'\`;&|]*[\\\\/])?${name}["']?(?=[ \\t]+[-/]|[ \\t]*(?:$|[\\n;&|)]))`
+      : '';
+    const source = `(?:chmod\\s+(?:[+ugoa]*x|[0-7]*[157][0-7]*)\\s+\\S*${name}\\b|\\b(?:sh|bash|zsh|python[23]?|perl|node|ruby|source|Start-Process|start|open|Invoke-Item|ii|cmd\\s+/c|(?:powershell|pwsh)(?:\\.exe)?(?:\\s+(?!-File\\b)[^\\s;&|]+){0,6}\\s+-File)\\s+(?:-\\S+\\s+)*["']?\\S*${name}\\b|\\./${name}\\b|(?:^|[;&|\\s])[^\\s;&|]*/${name}(?:\\s|$)${exe})`;
     const key = `${para.start}\u0000${name}`;
     const before = searched.get(key);
     let at: number;
@@ -587,7 +591,9 @@ function* ownMatches(re: RegExp, pieces: readonly Piece[]): Generator<{ m: RegEx
 function scanText(raw: string, depth: number): MaliciousFinding[] {
   // A command continued over lines with a backslash (`curl … \` then `  | bash`) is one line to
   // the shell: its line break reads as blanks here, so offsets stay the text's own.
-  const text = raw.includes('\\\n') || raw.includes('\\\r\n') ? raw.replace(/\\\r?\n/g, (m) => ' '.repeat(m.length)) : raw;
+  // Not before a blank line or a fence line: those end the command whatever the backslash says, and
+  // joined they would merge paragraphs or hide a code block's fence.
+  const text = raw.includes('\\\n') || raw.includes('\\\r\n') ? raw.replace(/\\\r?\n(?![ \t]*(?:\r?\n|$|```|~~~))/g, (m) => ' '.repeat(m.length)) : raw;
   const c = load();
   const { lines, paragraphs } = windows(text);
   const { blanked, pieces, segmentsOf } = piecesOf(text, lines);

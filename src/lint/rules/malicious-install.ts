@@ -31,9 +31,9 @@ export function maliciousInstallRule(technique: TechniqueId): LintRule {
       for (const f of scanMalicious(subject.text)) {
         if (f.technique === technique) ctx.report({ offset: f.offset, endOffset: f.offset + f.length, message: describeFinding(f) });
       }
-      // Scripts and text references alike: an agent runs what a reference file tells it as readily
-      // as what SKILL.md does, and a Makefile or package.json script is run by the tools.
-      for (const s of [...subject.parent.scripts, ...subject.parent.references]) {
+      // Every text file alike (assets without text are skipped): an agent runs what a reference file
+      // tells it as readily as what SKILL.md does, and a Makefile or package.json script is run by the tools.
+      for (const s of [...subject.parent.scripts, ...subject.parent.references, ...subject.parent.assets]) {
         if (s.text === undefined) continue;
         const findings = scanMalicious(s.text).filter((f) => f.technique === technique);
         if (findings.length === 0) continue;
