@@ -34,24 +34,12 @@ export const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
 /** Statuses whose response has no body (the Response constructor refuses one). */
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
-/** Attempts in a row that may time out or fail to connect before no more are sent (a dead or hanging server). */
-export const UNREACHABLE_ATTEMPTS = 3;
-
-/** Attempts in a row that got no response, shared by every request of one client. */
-export interface AttemptBreaker {
-  failuresInARow: number;
-}
-
 /**
  * fetch with the whole response (headers and body) under `timeoutMs`, and Retry-After capped at
- * `maxRetryWaitMs`; `count` is called once per attempt sent. After UNREACHABLE_ATTEMPTS attempts in
- * a row got no response (timed out, refused), later ones fail at once without being sent: retries
- * are the client's own, so counting whole requests let a hanging server cost every request in
- * flight all of its retries (4 requests × 4 attempts × 60 s by default) before the build went on.
+ * `maxRetryWaitMs`; `count` is called once per attempt.
  */
-export function guardedFetch(timeoutMs: number, maxRetryWaitMs: number, count: () => void, breaker: AttemptBreaker = { failuresInARow: 0 }): typeof fetch {
+export function guardedFetch(timeoutMs: number, maxRetryWaitMs: number, count: () => void): typeof fetch {
   return async (input, init) => {
-    if (breaker.failuresInARow >= UNREACHABLE_ATTEMPTS) throw new Error(`not sent: ${breaker.failuresInARow} attempts in a row timed out or could not connect`);
     count();
     const controller = new AbortController();
     const outer = init?.signal;
@@ -72,11 +60,7 @@ export function guardedFetch(timeoutMs: number, maxRetryWaitMs: number, count: (
         headers.delete('retry-after');
         headers.set('retry-after-ms', String(maxRetryWaitMs));
       }
-      breaker.failuresInARow = 0;
       return new Response(body, { status: res.status, statusText: res.statusText, headers });
-    } catch (e) {
-      breaker.failuresInARow++;
-      throw e;
     } finally {
       clearTimeout(timer);
       outer?.removeEventListener('abort', forward);

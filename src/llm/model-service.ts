@@ -100,11 +100,15 @@ export function createModelService(client: ChatClient, cache: ReplyCache, concur
       const u = (passes[prompt.pass] ??= { requests: 0, cacheHits: 0, calls: 0, promptTokens: 0, completionTokens: 0, failed: 0, invalid: 0 });
       u.requests++;
       const key = cacheKey({ model: client.model, prompt: prompt.name, version: prompt.version, system: prompt.system, schema: prompt.schema, user });
-      const hit = cache.get(key);
+      // A cached reply is judged on every read; one that fails (an older skillc cached such replies,
+      // or the file was edited) is a miss, and the new reply replaces it.
+      const stored = cache.get(key);
+      const fromCache = stored ? check(prompt, stored.content) : undefined;
+      const hit = fromCache?.ok ? stored : undefined;
       let checked: ReturnType<typeof check<R>>;
-      if (hit) {
+      if (hit && fromCache) {
         u.cacheHits++;
-        checked = check(prompt, hit.content);
+        checked = fromCache;
       } else {
         await acquire();
         let reply: ChatReply;

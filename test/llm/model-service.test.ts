@@ -89,7 +89,7 @@ describe('model service over the real openai client', () => {
     expect(server.requests.length).toBe(before + 1);
   });
 
-  it('judges a cached reply again on every read', async () => {
+  it('judges a cached reply again on every read, and asks again when it fails', async () => {
     server.setHandler(() => ({ kind: 'content', content: EMPTY }));
     expect((await ask(service(), 'kept')).ok).toBe(true);
     // The entry edited on disk to break the schema (another version of skillc, a hand edit).
@@ -98,10 +98,16 @@ describe('model service over the real openai client', () => {
     const file = path.join(files[0]!.parentPath, files[0]!.name);
     const entry = JSON.parse(fs.readFileSync(file, 'utf8')) as { content: string };
     fs.writeFileSync(file, JSON.stringify({ ...entry, content: JSON.stringify({ edits: [{ line: 0 }] }) }));
+    // An entry that no longer passes (written by an older skillc that cached such replies, or
+    // edited) is a miss: the model is asked again and the new reply replaces it.
     const before = server.requests.length;
     const b = await ask(service(), 'kept');
-    expect(!b.ok && b.kind).toBe('invalid');
-    expect(server.requests.length).toBe(before);
+    expect(b.ok).toBe(true);
+    expect(server.requests.length).toBe(before + 1);
+    expect((JSON.parse(fs.readFileSync(file, 'utf8')) as { content: string }).content).toBe(EMPTY);
+    const c = await ask(service(), 'kept');
+    expect(c.ok && c.cached).toBe(true);
+    expect(server.requests.length).toBe(before + 1);
   });
 
   it('retries after 429 (honouring retry-after-ms) and then succeeds', async () => {
@@ -163,22 +169,14 @@ describe('model service over the real openai client', () => {
     expect(!answers[5]!.ok && answers[5]!.message).toMatch(/3 requests in a row failed this way, so no more are sent/);
   });
 
-  it('a hanging server costs the requests in flight one timeout, not each of their retries', async () => {
-    server.setHandler(() => ({ kind: 'hang' }));
-    const before = server.requests.length;
-    const s = service({ timeoutMs: 300, retries: 3, cache: false, concurrency: 4 });
-    const t0 = Date.now();
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => ask(s, `hanging ${i}`)));
-    expect(answers.every((a) => !a.ok && a.kind === 'failed')).toBe(true);
-    // The four first attempts were sent and timed out; no retry and no later request was sent.
-    expect(server.requests.length - before).toBe(4);
-    expect(s.usage().attempts).toBe(4);
-    // What is left is the client's backoff between its unsent retries (about 3.5 s for three):
-    // before, each of the four waited out four timeouts.
-    expect(Date.now() - t0).toBeLessThan(15_000);
-    // A response resets the count: a server that answers again is used again by a new client of it.
-    server.setHandler(() => ({ kind: 'content', content: EMPTY }));
-    expect((await ask(service({ cache: false }), 'back')).ok).toBe(true);
+  it('a server slow for its first attempts (a local model loading) is used once it answers', async () => {
+    let n = 0;
+    server.setHandler(() => (n++ < 3 ? { kind: 'hang' } : { kind: 'content', content: EMPTY }));
+    const s = service({ timeoutMs: 200, retries: 3, cache: false, concurrency: 1 });
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await ask(s, `warming ${i}`));
+    // Three attempts timed out, then the first request's fourth was answered, and so were the others.
+    expect(answers.map((a) => a.ok)).toEqual([true, true, true]);
   });
 
   it('stops calling after an authentication error', async () => {
