@@ -177,8 +177,11 @@ describe('edge rules', () => {
       'web/publish/SKILL.md': skill('publish', 'Publishes.', 'Then run `ops:deploy`.'),
       // A hyphenated name is a skill's wherever it is, whatever the prefix.
       'web/print/SKILL.md': skill('print', 'Prints.', 'Then run `tools:pdf-ship`.'),
+      // A repository that is the package: its skills sit side by side under a folder of another name.
+      'skills/using-kit/SKILL.md': skill('using-kit', 'Starts every task.', 'First use `kit:brainstorming`.'),
+      'skills/brainstorming/SKILL.md': skill('brainstorming', 'Brainstorms.', 'Ask questions.'),
     });
-    expect(pairs(doc, 'wf')).toEqual(['skill:web/print -> skill:ops/pdf-ship', 'skill:web/publish -> skill:ops/deploy']);
+    expect(pairs(doc, 'wf')).toEqual(['skill:skills/brainstorming -> skill:skills/using-kit', 'skill:web/print -> skill:ops/pdf-ship', 'skill:web/publish -> skill:ops/deploy']);
   });
 
   it('reads a description YAML took for a mapping from its line, for the index', async () => {

@@ -125,8 +125,8 @@ function linkedSkill(p: Parent, url: string, byFolder: ReadonlyMap<string, numbe
 
 /**
  * A skill named by a code span or "X skill": names with a hyphen only (or, after a `plugin:`
- * prefix, a name without one in a package of the prefix's name), in the prefix's package when one
- * of that name is there, else nearest in the tree, ties by path.
+ * prefix, a name without one in a package of the prefix's name or beside the naming skill), in
+ * the prefix's package when one of that name is there, else nearest in the tree, ties by path.
  */
 function resolveName(name: string, self: number, parents: readonly Parent[], byName: ReadonlyMap<string, number[]>, plainAllowed: boolean, plugin?: string): number | undefined {
   if (!name.includes('-') && !plainAllowed) return undefined;
@@ -137,9 +137,12 @@ function resolveName(name: string, self: number, parents: readonly Parent[], byN
   // another package's skill of that name, and one is there.
   const others = (byName.get(name) ?? []).filter((i) => i !== self);
   const inPrefixed = others.filter(inPlugin);
-  // A name without a hyphen is a skill's only inside the package the prefix names: `docs:deploy`
-  // and `build:prod` are npm scripts far more often than another package's skill.
-  const candidates = inPrefixed.length > 0 ? inPrefixed : name.includes('-') ? others : [];
+  // A name without a hyphen is a skill's only inside the package the prefix names, or beside the
+  // naming skill (`superpowers:brainstorming` in the superpowers repository itself, whose folder
+  // is not named so): `docs:deploy` and `sw:done` elsewhere are other tools' commands far more often.
+  const folderOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
+  const siblings = others.filter((i) => folderOf(parents[i]!.path) === folderOf(parents[self]!.path));
+  const candidates = inPrefixed.length > 0 ? inPrefixed : name.includes('-') ? others : siblings;
   if (namesOf(parents[self]!).includes(name) && !(inPrefixed.length > 0 && !inPlugin(self))) return undefined;
   if (candidates.length === 0) return undefined;
   const here = parents[self]!.path.split('/');
