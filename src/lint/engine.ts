@@ -85,9 +85,15 @@ export async function lintSkill(skill: SourceSkill, dir: string, options: LintSk
   for (const [rel, messages] of [...collected.others.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const file = displayFile(subject.displayDir, rel);
     files.push(fileResult(file, messages));
-    sources.push([file, subject.parent.scripts.find((f) => f.relPath === rel)?.text ?? '']);
+    sources.push([file, textOf(subject, rel)]);
   }
   return { files, crashed: collected.crashed, sources, ...(changed ? { fixed: current.content } : {}) };
+}
+
+/** The text of a skill's file other than SKILL.md ('' when it has none: a binary file, a folder). */
+function textOf(subject: LintSubject, rel: string): string {
+  const { scripts, references, assets } = subject.parent;
+  return [...scripts, ...references, ...assets].find((f) => f.relPath === rel)?.text ?? '';
 }
 
 async function runRules(subject: LintSubject, options: LintSkillOptions): Promise<Collected> {
@@ -119,6 +125,9 @@ async function runRules(subject: LintSubject, options: LintSkillOptions): Promis
     }
     return s;
   };
+  // Every script's directives are read, not only those of scripts some rule reported in: a
+  // comment that names a rule it cannot turn off, or no rule at all, is reported either way.
+  for (const f of subject.parent.scripts) if (f.text?.includes('skillc-')) suppressionsOf(f.relPath);
 
   for (const { rule, level, options: ruleOptions } of options.config.rules) {
     if (level === 'off') continue;

@@ -125,9 +125,11 @@ function parseYaml(yaml: string, base: number): { data: Record<string, unknown> 
   }
   addDuplicateKeyErrors(doc);
   // The first error of a line only: the parser's later errors on it follow from the first (one
-  // unquoted ': ' gave five, four of them the parser's own words for the same mistake).
+  // unquoted ': ' gave five, four of them the parser's own words for the same mistake). A
+  // duplicate key is a mistake of its own, kept and not counted as the line's first.
   const lines = new Set<number>();
   const shown = doc.errors.filter((e) => {
+    if (e.code === 'DUPLICATE_KEY') return true;
     const line = lineCounter.linePos(e.pos[0]).line;
     if (lines.has(line)) return false;
     lines.add(line);

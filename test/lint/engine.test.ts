@@ -220,6 +220,16 @@ describe('directives in lint runs', () => {
     expect(brief((byFile.get('demo/references/setup.md') ?? []).filter((m) => m.ruleId === 'untrusted-remote-script'))).toEqual(['5:5 untrusted-remote-script']);
     expect(brief((byFile.get('demo/Makefile') ?? []).filter((m) => m.ruleId === 'untrusted-remote-script'))).toEqual(['2:2 untrusted-remote-script']);
     expect(brief((byFile.get('demo/assets/setup.md') ?? []).filter((m) => m.ruleId === 'untrusted-remote-script'))).toEqual(['1:10 untrusted-remote-script']);
+    // The text behind each file's findings is the file's own (SARIF fingerprints hash its lines).
+    const { result } = await lintFiles(files);
+    expect(new Map(result.sources).get('demo/references/setup.md')).toBe(files['references/setup.md']);
+    expect(new Map(result.sources).get('demo/assets/setup.md')).toBe(files['assets/setup.md']);
+  });
+
+  it('reports a refused directive in a script no rule reports in', async () => {
+    const script = ['#!/bin/sh', '# skillc-disable untrusted-remote-script', 'echo hello', ''].join('\n');
+    const { byFile } = await lintFiles({ 'SKILL.md': skill('', 'Run scripts/hello.sh.\n'), 'scripts/hello.sh': script });
+    expect(brief(byFile.get('demo/scripts/hello.sh') ?? [])).toEqual(['2:1 lint/disable-refused']);
   });
 
   it('reports unused directives only with reportUnusedDisableDirectives', async () => {

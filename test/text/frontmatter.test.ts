@@ -149,3 +149,16 @@ describe('splitFrontmatter bounds the YAML parser', () => {
     expect(splitFrontmatter(`---\nname: x\ntags: ${'['.repeat(64)}${']'.repeat(64)}\n---\n`).frontmatter.data).toMatchObject({ name: 'x' });
   });
 });
+
+describe('YAML errors per line', () => {
+  it('keeps the first error of a line and every duplicate key', () => {
+    // One unquoted ': ' in a value: one error, not the parser's cascade after it.
+    const colon = splitFrontmatter('---\nname: x\ndescription: Use this skill: when you need x. Also: more\n---\n\nBody.\n');
+    expect(colon.problems.filter((p) => p.kind === 'frontmatter-yaml-error')).toHaveLength(1);
+    // A duplicate key and an unclosed [ on one line are two mistakes: both are reported.
+    const two = splitFrontmatter('---\nname: x\nmetadata: {a: "1", a: "2", b: [x}\n---\n\nBody.\n');
+    const messages = two.problems.filter((p) => p.kind === 'frontmatter-yaml-error').map((p) => p.message);
+    expect(messages.some((m) => /unique/.test(m))).toBe(true);
+    expect(messages.some((m) => /\]/.test(m))).toBe(true);
+  });
+});
