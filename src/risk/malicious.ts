@@ -418,16 +418,19 @@ export function savedDownloads(text: string): SavedDownload[] {
 
 /**
  * A file downloaded from an untrusted host (raw IP, shortener, paste site, plain http) and then
- * run in the same paragraph: `chmod +x` on it, an interpreter or `./` before it, `Start-Process`.
+ * run in the same paragraph, within RUN_WINDOW characters: `chmod +x` on it, an interpreter or
+ * `./` before it, `Start-Process`. The window bounds the work: each download's search read the
+ * rest of its paragraph, so a paragraph of many downloads of different names was quadratic
+ * (3.3 s for 190 KB).
  */
+const RUN_WINDOW = 4096;
+
 function savedThenRun(text: string, paragraphs: readonly Window[]): MaliciousFinding[] {
   const out: MaliciousFinding[] = [];
   /**
    * Per paragraph and file name, where the last search for a run of it started and where it found
-   * one (-1: none after that start). Each shape's downloads come in text order, so a later one's
-   * rest of the paragraph is a suffix of an earlier one's: a run found further on still answers,
-   * and if there was none, only a run at the very start of the shorter rest can be new. Searching every rest
-   * whole was quadratic in a paragraph of many downloads.
+   * one (-1: none). Each shape's downloads come in text order, so a run an earlier download of the
+   * name found at or after a later one's end lies in the later one's window too.
    */
   const searched = new Map<string, { from: number; at: number }>();
   for (const { index, end, url, file } of savedDownloads(text)) {
@@ -435,8 +438,11 @@ function savedThenRun(text: string, paragraphs: readonly Window[]): MaliciousFin
     if (!why || file === '-' || file === '/dev/null') continue;
     const para = windowAt(paragraphs, index);
     if (!para) continue;
-    const name = file.split(/[\\/]/).pop()!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const after = para.text.slice(end - para.start);
+    const base = file.split(/[\\/]/).pop()!;
+    const after = para.text.slice(end - para.start, end - para.start + RUN_WINDOW);
+    // A run names the file: without its name in the window there is none, and no pattern is built.
+    if (!after.toLowerCase().includes(base.toLowerCase())) continue;
+    const name = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     // Windows runs a program by its name alone (`&& a.exe`), from the current folder (`.\\a.exe`)
     // or by its path, at a command's start and followed by a flag or nothing: only for a program's
     // extensions, since `.\\data.csv` names any file in PowerShell and a name opens prose too.
@@ -448,7 +454,6 @@ function savedThenRun(text: string, paragraphs: readonly Window[]): MaliciousFin
     const before = searched.get(key);
     let at: number;
     if (before && end >= before.from && before.at >= end) at = before.at;
-    else if (before && end >= before.from && before.at < 0) at = new RegExp(source, 'iy').test(after) ? end : -1;
     else {
       const m = new RegExp(source, 'i').exec(after);
       at = m ? end + m.index : -1;
