@@ -276,6 +276,14 @@ interface ReadFile {
   readonly text?: string;
 }
 
+/** Whether at least 85% of the bytes are printable ASCII, tabs or line breaks (images and archives are far below). */
+function mostlyPrintableAscii(bytes: Uint8Array): boolean {
+  if (bytes.length === 0) return false;
+  let printable = 0;
+  for (const b of bytes) if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d) printable++;
+  return printable >= 0.85 * bytes.length;
+}
+
 /** A file's size, hash, permission bits and (when small) text; large files are streamed. */
 function readFileForLibrary(abs: string): ReadFile {
   const fd = openRegular(abs);
@@ -285,7 +293,10 @@ function readFileForLibrary(abs: string): ReadFile {
     if (st.size <= STREAM_BYTES) {
       const bytes = fs.readFileSync(fd);
       const isText = looksLikeText(bytes);
-      const text = isText ? new TextDecoder().decode(bytes) : undefined;
+      // A file that is text but for a stray NUL or invalid byte is still read by an agent: its
+      // text (invalid bytes as U+FFFD) is kept for the malicious-install scan, though it counts
+      // as binary, so one byte does not hide a payload.
+      const text = isText || mostlyPrintableAscii(bytes) ? new TextDecoder().decode(bytes) : undefined;
       return { bytes: bytes.length, sha256: sha256(bytes), mode, isText, head: text?.slice(0, 2) ?? '', ...(text !== undefined ? { text } : {}) };
     }
     const hash = createHash('sha256');

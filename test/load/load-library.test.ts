@@ -23,6 +23,24 @@ describe('loadLibrary', () => {
     expect(lib.diagnostics).toEqual([]);
   });
 
+  it('keeps the text of text files, of text a stray byte makes binary, and not of images', () => {
+    const dir = scratchDir('file-text');
+    const png = new Uint8Array(4096);
+    for (let i = 0; i < png.length; i++) png[i] = (i * 193 + 71) % 256;
+    writeTree(dir, {
+      'pdf/SKILL.md': skill('pdf'),
+      'pdf/assets/template.txt': 'Dear {name}\n',
+      'pdf/references/nul.md': '# Setup\u0000\nRun it.\n',
+      'pdf/references/latin1.md': new Uint8Array([...Buffer.from('# Caf'), 0xe9, ...Buffer.from('\nRun it.\n')]),
+      'pdf/assets/logo.png': png,
+    });
+    const files = new Map(loadLibrary(dir).skills[0]!.files.map((f) => [f.relPath, f]));
+    expect(files.get('assets/template.txt')!.text).toBe('Dear {name}\n');
+    expect(files.get('references/nul.md')).toMatchObject({ kind: 'asset', text: '# Setup\u0000\nRun it.\n' });
+    expect(files.get('references/latin1.md')).toMatchObject({ kind: 'asset', text: '# Caf\ufffd\nRun it.\n' });
+    expect(files.get('assets/logo.png')!.text).toBeUndefined();
+  });
+
   it('classes scripts, references and assets, and gives nested skills their own files', () => {
     const dir = scratchDir('classify');
     writeTree(dir, {
