@@ -80,18 +80,18 @@ export function createModelService(client: ChatClient, cache: ReplyCache, concur
     waiting.shift()?.();
   };
 
-  /** Parses and validates a reply; `parsed` says whether it was JSON. */
-  function check<R>(prompt: PromptSpec<R>, content: string): { ok: true; parsed: true; reply: R } | { ok: false; parsed: boolean; message: string } {
+  /** Parses and validates a reply. */
+  function check<R>(prompt: PromptSpec<R>, content: string): { ok: true; reply: R } | { ok: false; message: string } {
     let data: unknown;
     try {
       data = JSON.parse(content);
     } catch (e) {
-      return { ok: false, parsed: false, message: `the reply is not JSON (${(e as Error).message}): ${JSON.stringify(content.slice(0, 80))}` };
+      return { ok: false, message: `the reply is not JSON (${(e as Error).message}): ${JSON.stringify(content.slice(0, 80))}` };
     }
     let v = validators.get(prompt.name);
     if (!v) validators.set(prompt.name, (v = ajv.compile(prompt.schema)));
-    if (!v(data)) return { ok: false, parsed: true, message: `the reply violates the ${prompt.name} schema: ${(v.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join('; ')}` };
-    return { ok: true, parsed: true, reply: data as R };
+    if (!v(data)) return { ok: false, message: `the reply violates the ${prompt.name} schema: ${(v.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join('; ')}` };
+    return { ok: true, reply: data as R };
   }
 
   return {
