@@ -98,10 +98,40 @@ export interface UnclosedFence {
  * (CommonMark), so the headings after it are still read.
  */
 export function unclosedFenceEffect(f: UnclosedFence, units: readonly Unit[], text: string, lines: LineIndex): string {
-  const block = units.flatMap((u) => u.codeBlocks).find((c) => c.start === f.offset);
+  const blocks = units.flatMap((u) => u.codeBlocks);
+  const block = blocks.find((c) => c.start === f.offset);
   const last = text.trimEnd().length;
   if (block && block.end < last) return `the block ends where its list item or quote ends, at line ${lines.position(Math.max(block.start, block.end - 1)).line}, not at a closing fence`;
+  const opener = swallowedOpener(f, blocks, text);
+  if (opener !== null) {
+    return `the rest of the file is read as code. The fence line at line ${lines.position(opener).line} is in no code block (an HTML block took it: an HTML block needs a blank line before a fence), so the fences after it pair the wrong way`;
+  }
   return 'the rest of the file is read as code';
+}
+
+/**
+ * When the unclosed fence is a bare one (no info string, as a closer is), the nearest fence line of
+ * its character above it, at most three columns in, that opened no code block and lies in none: a
+ * line an HTML block took (a fence interrupts a paragraph, not an HTML block), after which every
+ * fence below closes what the author opened and opens what they closed. Else null.
+ */
+function swallowedOpener(f: UnclosedFence, blocks: readonly CodeBlock[], text: string): number | null {
+  const lineEnd = text.indexOf('\n', f.offset);
+  if (text.slice(f.offset + f.fence.length, lineEnd < 0 ? text.length : lineEnd).trim() !== '') return null;
+  const char = f.fence[0]!;
+  const fenceLine = new RegExp(`^ {0,3}(?:${char === '`' ? '`' : '~'}){3,}`);
+  // Code blocks do not overlap: the one a line may lie in is the last to start at or before it,
+  // found by a cursor that moves up with the lines (one pass, however many blocks).
+  const sorted = [...blocks].sort((a, b) => a.start - b.start);
+  let j = sorted.length - 1;
+  let end = text.lastIndexOf('\n', f.offset - 1);
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    while (j >= 0 && sorted[j]!.start > start) j--;
+    if (fenceLine.test(text.slice(start, end)) && !(j >= 0 && start < sorted[j]!.end)) return start;
+    end = start - 1;
+  }
+  return null;
 }
 
 export interface SplitUnits {
