@@ -19,6 +19,7 @@ import { collapse } from './collapse.js';
 import { assessParseBudget, type ParseBound } from './parse-budget.js';
 import { scanUnits } from './block-scan.js';
 import { fastSplitUnits } from './fast-markdown.js';
+import { fenceOpening } from './block-lines.js';
 
 /** mdast-util-gfm-autolink-literal's transform: www., http(s)://, email, mailto: and xmpp: literals in text become links. */
 const autolinkLiterals = gfmAutolinkLiteralFromMarkdown().transforms![0]!;
@@ -117,9 +118,9 @@ export function unclosedFenceEffect(f: UnclosedFence, units: readonly Unit[], te
  */
 function swallowedOpener(f: UnclosedFence, blocks: readonly CodeBlock[], text: string): number | null {
   const lineEnd = text.indexOf('\n', f.offset);
-  if (text.slice(f.offset + f.fence.length, lineEnd < 0 ? text.length : lineEnd).trim() !== '') return null;
-  const char = f.fence[0]!;
-  const fenceLine = new RegExp(`^ {0,3}(?:${char === '`' ? '`' : '~'}){3,}`);
+  const own = fenceOpening(text.slice(f.offset, lineEnd < 0 ? text.length : lineEnd).replace(/\r$/, ''));
+  if (!own || own.info !== '') return null;
+  const fenceLine = (line: string) => fenceOpening(line.replace(/\r$/, '').replace(/^ {0,3}/, ''))?.char === own.char;
   // Code blocks do not overlap: the one a line may lie in is the last to start at or before it,
   // found by a cursor that moves up with the lines (one pass, however many blocks).
   const sorted = [...blocks].sort((a, b) => a.start - b.start);
@@ -128,7 +129,7 @@ function swallowedOpener(f: UnclosedFence, blocks: readonly CodeBlock[], text: s
   while (end > 0) {
     const start = text.lastIndexOf('\n', end - 1) + 1;
     while (j >= 0 && sorted[j]!.start > start) j--;
-    if (fenceLine.test(text.slice(start, end)) && !(j >= 0 && start < sorted[j]!.end)) return start;
+    if (fenceLine(text.slice(start, end)) && !(j >= 0 && start < sorted[j]!.end)) return start;
     end = start - 1;
   }
   return null;
