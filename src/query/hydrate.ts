@@ -256,37 +256,33 @@ export async function truncate(text: string, room: number, file: string): Promis
   const render = async (n: number) => `${lines.slice(0, n).join('\n')}\n${await closersOf(lines, n)}\n${note(n)}`;
   const fits = async (n: number) => count(await render(n)) <= room;
   if (count(bare(0)) > room) return null;
-  const bound = longestFitting(lines.length, (n) => count(bare(n)) <= room);
+  const bound = await longestFitting(lines.length, (n) => count(bare(n)) <= room);
   let best = -1;
   // A few lines down by one: the closers are a fence or a few `</details>`, a line or two of text.
   for (let n = bound; n >= Math.max(0, bound - 3) && best < 0; n--) if (await fits(n)) best = n;
-  if (best < 0 && bound > 3) {
-    let lo = -1;
-    let hi = bound - 4;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if (await fits(mid)) lo = mid;
-      else hi = mid - 1;
-    }
-    best = lo;
-  }
+  // Further down by halves (0 always fits: it has no closers).
+  if (best < 0 && bound > 3) best = await lastFitting(0, bound - 4, fits);
   if (best < 0) return null;
   const rendered = await render(best);
   return { text: rendered, tokens: count(rendered) };
 }
 
-/** The largest n in [0, max] for which `fits(n)` holds, given that it holds for 0 and fails from some n on. */
-function longestFitting(max: number, fits: (n: number) => boolean): number {
+/** The largest n in [0, max] for which `fits(n)` holds, given that it holds for 0 and fails from some n on: doubling, then halving. */
+function longestFitting(max: number, fits: (n: number) => boolean): Promise<number> {
   let lo = 0;
   let step = 1;
   while (lo + step <= max && fits(lo + step)) {
     lo += step;
     step *= 2;
   }
-  let hi = Math.min(max, lo + step - 1);
+  return lastFitting(lo, Math.min(max, lo + step - 1), fits);
+}
+
+/** The largest n in [lo, hi] for which `fits(n)` holds, given that it holds for lo and fails from some n on. */
+async function lastFitting(lo: number, hi: number, fits: (n: number) => boolean | Promise<boolean>): Promise<number> {
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (fits(mid)) lo = mid;
+    if (await fits(mid)) lo = mid;
     else hi = mid - 1;
   }
   return lo;
