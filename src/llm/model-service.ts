@@ -104,9 +104,8 @@ export function createModelService(client: ChatClient, cache: ReplyCache, concur
       // or the file was edited) is a miss, and the new reply replaces it.
       const stored = cache.get(key);
       const fromCache = stored ? check(prompt, stored.content) : undefined;
-      const hit = fromCache?.ok ? stored : undefined;
       let checked: ReturnType<typeof check<R>>;
-      if (hit && fromCache) {
+      if (fromCache?.ok) {
         u.cacheHits++;
         checked = fromCache;
       } else {
@@ -143,7 +142,7 @@ export function createModelService(client: ChatClient, cache: ReplyCache, concur
         u.invalid++;
         return { ok: false, kind: 'invalid', message: checked.message, cacheKey: key };
       }
-      return { ok: true, reply: checked.reply, cacheKey: key, cached: hit !== undefined };
+      return { ok: true, reply: checked.reply, cacheKey: key, cached: fromCache?.ok === true };
     },
     usage: () => ({ model: client.model, baseURL: client.options.baseURL ?? null, attempts: client.attempts, passes: structuredClone(passes) }),
   };

@@ -140,9 +140,8 @@ function resolveName(name: string, self: number, parents: readonly Parent[], byN
   // A name without a hyphen is a skill's only inside the package the prefix names, or beside the
   // naming skill (`superpowers:brainstorming` in the superpowers repository itself, whose folder
   // is not named so): `docs:deploy` and `sw:done` elsewhere are other tools' commands far more often.
-  const folderOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
-  const siblings = others.filter((i) => folderOf(parents[i]!.path) === folderOf(parents[self]!.path));
-  const candidates = inPrefixed.length > 0 ? inPrefixed : name.includes('-') ? others : siblings;
+  const folder = path.posix.dirname(parents[self]!.path);
+  const candidates = inPrefixed.length > 0 ? inPrefixed : name.includes('-') ? others : others.filter((i) => path.posix.dirname(parents[i]!.path) === folder);
   if (namesOf(parents[self]!).includes(name) && !(inPrefixed.length > 0 && !inPlugin(self))) return undefined;
   if (candidates.length === 0) return undefined;
   const here = parents[self]!.path.split('/');
