@@ -15,6 +15,7 @@ import path from 'node:path';
 import { packageRoot } from '../util/package-root.js';
 import { NextChar, NextMatch, prefixSpanSuffix, type Span } from './linear-match.js';
 import { collapse } from '../text/collapse.js';
+import { variableReads, type VariableRead } from './variables.js';
 
 export type TechniqueId = 'decode-and-execute' | 'untrusted-remote-script' | 'password-archive-executable' | 'paste-command-from-page' | 'disable-os-protection' | 'credential-exfiltration';
 
@@ -182,7 +183,7 @@ const DOWNLOAD_RUN: readonly { readonly prefix: RegExp; readonly stop: RegExp; r
   { prefix: /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/gi, stop: /[|\n]/, suffix: /\|\s*(?:iex|Invoke-Expression)\b/i },
   // Python's and JavaScript's exec or eval of what a request returned: `exec(urlopen(URL).read())`,
   // `exec(requests.get(URL).text)`, `eval(await (await fetch(URL)).text())`.
-  { prefix: /\b(?:exec|eval)\s*\(/gi, stop: /[;\n]/, suffix: /\b(?:urlopen|requests\.get|httpx\.get|fetch)\s*\(\s*(?:Request\s*\(\s*)?(?:url\s*=\s*)?[frbu]{0,2}["'`]https?:\/\/[^\s"'`)]+/i },
+  { prefix: /\b(?:exec|eval)\s*\(/gi, stop: /[;\n]/, suffix: /\b(?:urlopen|requests\.get|httpx\.get|fetch)\s*\(\s*(?:Request\s*\(\s*)?(?:url\s*=\s*)?(?:[frbu]{0,2}["'`]https?:\/\/[^\s"'`)]+|[A-Za-z_]\w*\s*[,)])/i },
 ];
 /** `mshta http://…`: the URL is in the run of non-spaces after the command, which bounds the search. */
 const MSHTA_RUN = /\bmshta(?:\.exe)?\s+\S*https?:\/\/\S+/gi;
@@ -190,21 +191,68 @@ const MSHTA_RUN = /\bmshta(?:\.exe)?\s+\S*https?:\/\/\S+/gi;
 function downloadRuns(text: string, paragraphs: readonly Window[]): MaliciousFinding[] {
   const out: MaliciousFinding[] = [];
   const spans = [...DOWNLOAD_RUN.flatMap((shape) => prefixSpanSuffix(text, shape.prefix, shape.stop, shape.suffix)), ...[...text.matchAll(MSHTA_RUN)].map((m) => ({ index: m.index, end: m.index + m[0].length }))];
+  // Read only for a text with a download in it (most have none: the reads cost a fifth of the scan).
+  let known: readonly VariableRead[] | undefined;
+  const reads = (): readonly VariableRead[] => (known ??= variableReads(text));
   for (const span of spans) {
-    const command = text.slice(span.index, span.end);
-    // curl takes a bare host as http: `curl -s 192.0.2.10/i.sh | bash`.
-    const urls = [...(command.match(/https?:\/\/[^\s"'`)<>|]+/gi) ?? []), ...(command.match(/(?<![\w./:-])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\/[^\s"'`)<>|]*/g) ?? []).map((u) => `http://${u}`)];
-    for (const url of urls) {
-      const why = untrustedHost(url);
-      if (why) {
-        out.push({ technique: 'untrusted-remote-script', pattern: 'download-run', offset: span.index, length: span.end - span.index, message: `a script from ${why} is downloaded and run` });
-        break;
-      }
-    }
+    const literal = untrustedUrlIn(text.slice(span.index, span.end));
+    // A URL held in a variable (`URL=http://…` above, `curl "$URL" | bash` here) is judged by its value.
+    const held = literal ? null : untrustedUrlIn(expanded(text, span, reads()));
+    const why = literal ?? held;
+    if (!why) continue;
+    const names = held ? ` (its URL is held in ${[...new Set(readsIn(reads(), span).map((r) => r.name))].join(', ')})` : '';
+    out.push({ technique: 'untrusted-remote-script', pattern: 'download-run', offset: span.index, length: span.end - span.index, message: `a script from ${why} is downloaded and run${names}` });
   }
-  out.push(...savedThenRun(text, paragraphs));
+  out.push(...savedThenRun(text, paragraphs, reads));
   return out;
 }
+
+/** Why the first URL of a command that names an untrusted host does, or null. curl takes a bare host as http: `curl -s 192.0.2.10/i.sh | bash`. */
+function untrustedUrlIn(command: string): string | null {
+  const urls = [...(command.match(/https?:\/\/[^\s"'`)<>|]+/gi) ?? []), ...(command.match(/(?<![\w./:-])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\/[^\s"'`)<>|]*/g) ?? []).map((u) => `http://${u}`)];
+  for (const url of urls) {
+    const why = untrustedHost(url);
+    if (why) return why;
+  }
+  return null;
+}
+
+/** The variable reads that lie in a span (reads are in text order). */
+function readsIn(reads: readonly VariableRead[], span: Span): VariableRead[] {
+  let lo = 0;
+  let hi = reads.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (reads[mid]!.index < span.index) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: VariableRead[] = [];
+  for (let k = lo; k < reads.length && reads[k]!.end <= span.end; k++) out.push(reads[k]!);
+  return out;
+}
+
+/**
+ * A span's text with each variable it reads replaced by the value it holds there, at most
+ * EXPANDED_MAX characters more than the span (each value may be up to 2,048 characters, and a
+ * span may read thousands).
+ */
+function expanded(text: string, span: Span, reads: readonly VariableRead[]): string {
+  const inSpan = readsIn(reads, span);
+  if (inSpan.length === 0) return '';
+  const parts: string[] = [];
+  let at = span.index;
+  let added = 0;
+  for (const r of inSpan) {
+    if (added > EXPANDED_MAX) break;
+    parts.push(text.slice(at, r.index), r.value);
+    added += r.value.length;
+    at = r.end;
+  }
+  parts.push(text.slice(at, span.end));
+  return parts.join('');
+}
+
+const EXPANDED_MAX = 65_536;
 
 /**
  * Lines longer than SEGMENT characters are matched in segments of that length, each starting
@@ -244,15 +292,19 @@ function globalOf(re: RegExp): RegExp {
 }
 
 /**
- * Credentials bundled into a file (an archive, a copy) on one line and that file sent out on a
- * later line of the same paragraph (one of the next SEND_LOOKAHEAD): `tar czf /tmp/s.tgz ~/.ssh/id_rsa`
- * then `curl -F f=@/tmp/s.tgz`.
+ * Credentials bundled into a file (an archive, a copy) or read into a variable on one line, and
+ * that file or variable sent out on a later line of the same paragraph (one of the next
+ * SEND_LOOKAHEAD): `tar czf /tmp/s.tgz ~/.ssh/id_rsa` then `curl -F f=@/tmp/s.tgz`;
+ * `KEY=$(cat ~/.aws/credentials)` then `curl -d "$KEY" …`.
  * The credential and sender expressions are those of the `credential-send` pattern.
  */
 const SEND_LOOKAHEAD = 40;
 
 /** What splits a sender's line into the names it may send: spaces, quotes and `-F f=@file` punctuation. */
 const SEND_TOKEN = /[\s"'`@=;&|,()<>]+/;
+
+/** A line that sets a variable: `NAME=$(…)`, `export NAME=…`, `$name = …`, `name = …`, `const name = …`. */
+const CAPTURE = /^\s*(?:(?:export|local|readonly|declare|const|let|var)\s+)?\$?([A-Za-z_]\w*)\s*=(?!=)/;
 
 function bundledThenSent(text: string, lines: readonly Window[], paragraphs: readonly Window[]): MaliciousFinding[] {
   const rule = load().patterns.find((p) => p.id === 'credential-send');
@@ -281,14 +333,20 @@ function bundledThenSent(text: string, lines: readonly Window[], paragraphs: rea
       .split(/\s+/)
       .map((t) => t.replace(/^["'@]+|["';&|]+$/g, ''))
       .filter((t) => /[/.]/.test(t) && !t.startsWith('-') && !rule.re.test(t) && t.length > 2);
+    // Or a variable the line reads them into (`KEY=$(cat ~/.aws/credentials)`, `key = open(…).read()`),
+    // which the sender names as `$KEY`, `${KEY}` or, in Python and JavaScript, `key`.
+    const held = CAPTURE.exec(line.text)?.[1];
+    if (held !== undefined) files.push(`$${held}`, `\${${held}}`, held);
     if (files.length === 0) continue;
     const para = windowAt(paragraphs, line.start);
     if (!para) continue;
     const paraEnd = para.start + para.text.length;
     for (let j = i + 1; j <= i + SEND_LOOKAHEAD && j < lines.length && lines[j]!.start <= paraEnd; j++) {
       const names = namesSentBy(j);
-      if (names && files.some((f) => names.has(f))) {
-        out.push({ technique: 'credential-exfiltration', pattern: 'credential-bundle-send', offset: line.start + m.index, length: m[0].length, message: 'credentials are bundled into a file that is then sent out' });
+      const sent = names ? files.find((f) => names.has(f)) : undefined;
+      if (sent !== undefined) {
+        const message = held !== undefined && files.indexOf(sent) >= files.length - 3 ? `credentials are read into ${held}, which is then sent out` : 'credentials are bundled into a file that is then sent out';
+        out.push({ technique: 'credential-exfiltration', pattern: 'credential-bundle-send', offset: line.start + m.index, length: m[0].length, message });
         break;
       }
     }
@@ -300,6 +358,15 @@ function bundledThenSent(text: string, lines: readonly Window[], paragraphs: rea
 interface SavedDownload extends Span {
   readonly url: string;
   readonly file: string;
+  /** The variable that holds the URL, when the command reads one. */
+  readonly variable?: string;
+}
+
+/** A variable's value as a URL: itself when it starts with http(s)://, `http://` and it for a bare IP address (curl reads one as http), else null. */
+function urlOf(value: string): string | null {
+  if (/^https?:\/\//i.test(value)) return value;
+  if (/^\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:\/|$)/.test(value)) return `http://${value}`;
+  return null;
 }
 
 const FETCH = /\b(?:curl|wget)\b/gi;
@@ -332,7 +399,7 @@ const NEXT_WORD = /\s+["']?([^\s"'`;&|-][^\s"'`;&|]*)/iy;
  * a bounded number of times. Unlike the regex, a URL is always taken whole: the regex could cut one
  * short at an `--output=` inside it, which curl would not read as an option either.
  */
-export function savedDownloads(text: string): SavedDownload[] {
+export function savedDownloads(text: string, reads: () => readonly VariableRead[] = () => variableReads(text)): SavedDownload[] {
   const newlines: number[] = [];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) newlines.push(i);
   /** The index of the line end (a newline, or the text's end) at or after a position. */
@@ -346,11 +413,23 @@ export function savedDownloads(text: string): SavedDownload[] {
     }
     return lo < newlines.length ? newlines[lo]! : text.length;
   };
+  /** Reads of a variable that holds a URL (`curl -o a.sh "$URL"`), in text order. */
+  let urlReads: readonly VariableRead[] | undefined;
+  /** The first URL at or after a position: written out, or a variable read that holds one (then `url` is its value and the rest of the word). */
   const urls = () => {
     const starts = new NextMatch(text, URL_START);
     const ends = new NextChar(text, URL_END);
-    return (at: number): Span | null => {
+    let k = 0;
+    return (at: number): (Span & { url?: string; variable?: string }) | null => {
       const s = starts.at(at);
+      // Asked only once a download's command word is found.
+      urlReads ??= reads().filter((r) => urlOf(r.value) !== null);
+      while (k < urlReads.length && urlReads[k]!.index < at) k++;
+      const r = urlReads[k];
+      if (r && (!s || r.index < s.index)) {
+        const end = r.end < text.length && URL_END.test(text[r.end]!) ? r.end : ends.at(r.end);
+        return { index: r.index, end, url: urlOf(r.value)! + text.slice(r.end, end), variable: r.name };
+      }
       return s ? { index: s.index, end: ends.at(s.index + s[0].length) } : null;
     };
   };
@@ -409,7 +488,7 @@ export function savedDownloads(text: string): SavedDownload[] {
         word.lastIndex = w.index + 1;
         continue;
       }
-      out.push({ index: w.index, end: found.end, url: text.slice(found.url.index, found.url.end), file: found.file });
+      out.push({ index: w.index, end: found.end, url: found.url.url ?? text.slice(found.url.index, found.url.end), file: found.file, ...(found.url.variable !== undefined ? { variable: found.url.variable } : {}) });
       word.lastIndex = found.end;
     }
   }
@@ -425,7 +504,7 @@ export function savedDownloads(text: string): SavedDownload[] {
  */
 const RUN_WINDOW = 4096;
 
-function savedThenRun(text: string, paragraphs: readonly Window[]): MaliciousFinding[] {
+function savedThenRun(text: string, paragraphs: readonly Window[], reads: () => readonly VariableRead[]): MaliciousFinding[] {
   const out: MaliciousFinding[] = [];
   /**
    * Per paragraph and file name, where the last search for a run of it started and where it found
@@ -433,7 +512,7 @@ function savedThenRun(text: string, paragraphs: readonly Window[]): MaliciousFin
    * name found at or after a later one's end lies in the later one's window too.
    */
   const searched = new Map<string, { from: number; at: number }>();
-  for (const { index, end, url, file } of savedDownloads(text)) {
+  for (const { index, end, url, file, variable } of savedDownloads(text, reads)) {
     const why = untrustedHost(url);
     if (!why || file === '-' || file === '/dev/null') continue;
     const para = windowAt(paragraphs, index);
@@ -459,7 +538,7 @@ function savedThenRun(text: string, paragraphs: readonly Window[]): MaliciousFin
       at = m ? end + m.index : -1;
     }
     searched.set(key, { from: end, at });
-    if (at >= 0) out.push({ technique: 'untrusted-remote-script', pattern: 'download-save-run', offset: index, length: end - index, message: `a file from ${why} is downloaded and then run` });
+    if (at >= 0) out.push({ technique: 'untrusted-remote-script', pattern: 'download-save-run', offset: index, length: end - index, message: `a file from ${why} is downloaded and then run${variable !== undefined ? ` (its URL is held in ${variable})` : ''}` });
   }
   return out;
 }
