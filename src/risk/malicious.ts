@@ -156,7 +156,11 @@ export function untrustedHost(url: string): string | null {
   const authority = m[2]!.replace(/^[^@]*@/, '').toLowerCase();
   const host = authority.startsWith('[') ? authority.replace(/\].*$/, ']') : authority.replace(/:.*$/, '');
   const c = load();
-  const listed = (set: ReadonlySet<string>) => [...set].some((h) => host === h || host.endsWith(`.${h}`));
+  // The host and each domain above it (`a.b.bit.ly`, `b.bit.ly`, `bit.ly`, `ly`): a set lookup each.
+  const listed = (set: ReadonlySet<string>) => {
+    for (let at = 0; at >= 0; at = host.indexOf('.', at) + 1 || -1) if (set.has(host.slice(at))) return true;
+    return false;
+  };
   if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host) || /^\[[0-9a-f:]+\]$/.test(host)) {
     if (/^127\.|^0\.0\.0\.0$|^\[::1\]$/.test(host)) return null;
     return `a raw IP address (${host})`;
@@ -192,26 +196,126 @@ function downloadRuns(text: string, paragraphs: readonly Window[], reads: () => 
   const out: MaliciousFinding[] = [];
   const spans = [...DOWNLOAD_RUN.flatMap((shape) => prefixSpanSuffix(text, shape.prefix, shape.stop, shape.suffix)), ...[...text.matchAll(MSHTA_RUN)].map((m) => ({ index: m.index, end: m.index + m[0].length }))];
   for (const span of spans) {
-    const literal = untrustedUrlIn(text.slice(span.index, span.end));
-    // A URL held in a variable (`URL=http://…` above, `curl "$URL" | bash` here) is judged by its value.
-    const held = literal ? null : untrustedUrlIn(expanded(text, span, reads()));
-    const why = literal ?? held;
+    const inSpan = () => readsIn(reads(), span);
+    const literal = untrustedUrlIn(text.slice(span.index, span.end), (url, at) => hostRead(text, span.index + at, url, inSpan()));
+    // A URL held in a variable (`URL=http://…` above, `curl "$URL" | bash` here) is judged by its
+    // value, where the command takes it as its URL: not a proxy, a header or a referer, and not
+    // in an earlier command of the line (`curl -s $API/health && curl … | sh`).
+    let held: { why: string; name: string } | null = null;
+    if (!literal) {
+      const lastCommand = span.index + lastCommandStart(text.slice(span.index, span.end));
+      for (const r of inSpan()) {
+        if (r.index < lastCommand || !isUrlOperand(text, r)) continue;
+        const why = urlOf(r.value) === null ? null : untrustedHostOf(urlOf(r.value)! + readTail(text, r.end));
+        if (why) {
+          held = { why, name: r.name };
+          break;
+        }
+      }
+    }
+    const why = literal ?? held?.why;
     if (!why) continue;
-    const names = held ? ` (its URL is held in ${[...new Set(readsIn(reads(), span).map((r) => r.name))].join(', ')})` : '';
+    const names = held ? ` (its URL is held in ${held.name})` : '';
     out.push({ technique: 'untrusted-remote-script', pattern: 'download-run', offset: span.index, length: span.end - span.index, message: `a script from ${why} is downloaded and run${names}` });
   }
   out.push(...savedThenRun(text, paragraphs, reads));
   return out;
 }
 
-/** Why the first URL of a command that names an untrusted host does, or null. curl takes a bare host as http: `curl -s 192.0.2.10/i.sh | bash`. */
-function untrustedUrlIn(command: string): string | null {
-  const urls = [...(command.match(/https?:\/\/[^\s"'`)<>|]+/gi) ?? []), ...(command.match(/(?<![\w./:-])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\/[^\s"'`)<>|]*/g) ?? []).map((u) => `http://${u}`)];
-  for (const url of urls) {
-    const why = untrustedHost(url);
+/**
+ * Why the first URL of a command that names an untrusted host does, or null. curl takes a bare host
+ * as http: `curl -s 192.0.2.10/i.sh | bash`. `resolve` gives a URL whose host is a variable
+ * (`http://$HOST:8080/i.sh`) with the value it holds, when known.
+ */
+function untrustedUrlIn(command: string, resolve: (url: string, at: number) => string = (u) => u): string | null {
+  for (const m of command.matchAll(/https?:\/\/[^\s"'`)<>|]+/gi)) {
+    const why = untrustedHostOf(/^https?:\/\/[^/]*[$%]/i.test(m[0]) ? resolve(m[0], m.index) : m[0]);
+    if (why) return why;
+  }
+  for (const m of command.matchAll(/(?<![\w./:-])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\/[^\s"'`)<>|]*/g)) {
+    const why = untrustedHostOf(`http://${m[0]}`);
     if (why) return why;
   }
   return null;
+}
+
+/** A URL written with a variable in its host, with the values of the reads that lie in it. */
+function hostRead(text: string, at: number, url: string, reads: readonly VariableRead[]): string {
+  const parts: string[] = [];
+  let from = at;
+  for (const r of reads) {
+    if (r.index < at || r.end > at + url.length) continue;
+    parts.push(text.slice(from, r.index), r.value);
+    from = r.end;
+  }
+  return parts.length === 0 ? url : parts.join('') + text.slice(from, at + url.length);
+}
+
+/** untrustedHost, remembered per URL: a text may hold thousands of reads of one variable. */
+const hostVerdicts = new Map<string, string | null>();
+function untrustedHostOf(url: string): string | null {
+  let why = hostVerdicts.get(url);
+  if (why === undefined) {
+    why = untrustedHost(url);
+    if (hostVerdicts.size >= 4096) hostVerdicts.clear();
+    hostVerdicts.set(url, why);
+  }
+  return why;
+}
+
+/** Where the last command of a line starts (after `&&`, `||`, `;`): a download piped to a shell is that command's. */
+function lastCommandStart(command: string): number {
+  let at = 0;
+  for (const m of command.matchAll(/&&|\|\||;/g)) at = m.index + m[0].length;
+  return at;
+}
+
+/**
+ * Options whose value is not the URL a command downloads (curl, wget, PowerShell): a proxy, a
+ * header, a referer, credentials, an output file, data to send.
+ */
+const VALUE_OPTIONS = new Set([
+  // curl's and wget's short options, as written (curl's `-f` takes no value, `-F` does).
+  '-x', '-H', '-e', '-u', '-U', '-A', '-b', '-c', '-d', '-F', '-o', '-O', '-T', '-w', '-K', '-P',
+  // long options, compared in lower case (PowerShell's are not case-sensitive)
+  ...['--proxy', '--preproxy', '--header', '--referer', '--user', '--proxy-user', '--user-agent', '--cookie', '--cookie-jar', '--data', '--data-raw', '--data-binary', '--data-urlencode', '--json', '--form', '--output', '--output-document', '--upload-file', '--write-out', '--resolve', '--connect-to', '--cacert', '--cert', '--key', '--config', '--post-data', '--post-file', '--directory-prefix', '-proxy', '-headers', '-outfile', '-useragent', '-body', '-method', '-contenttype', '-credential', '-infile'],
+]);
+
+/** The characters that go on a variable's URL after the read (`$BASE/i.sh`), up to what ends an argument. */
+const READ_TAIL = /[^\s"'`)<>|,;]*/y;
+function readTail(text: string, at: number): string {
+  READ_TAIL.lastIndex = at;
+  return READ_TAIL.exec(text)?.[0] ?? '';
+}
+
+/**
+ * Whether a read stands where a command takes its URL: at the start of an argument (after a blank
+ * outside quotes, a quote, a parenthesis or `--url=`), and not as the value of an option in
+ * VALUE_OPTIONS. Quotes are counted over the 200 characters before the read, which bounds the work
+ * per read.
+ */
+export function isUrlOperand(text: string, r: VariableRead): boolean {
+  let at = r.index;
+  const before = at > 0 ? text[at - 1]! : ' ';
+  if (before === '=') {
+    if (!/(?:--url|-uri)=$/i.test(text.slice(Math.max(0, at - 6), at))) return false;
+    return true;
+  }
+  if (!/[\s"'(]/.test(before)) return false;
+  // After a blank inside a quoted string (`-H "Referer: $SITE"`), the read is not an argument of its own.
+  if (/\s/.test(before)) {
+    const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+    const back = text.slice(Math.max(lineStart, at - 200), at);
+    if ((back.split('"').length - 1) % 2 === 1 || (back.split("'").length - 1) % 2 === 1) return false;
+  }
+  // The word before: skip an opening quote or parenthesis, then blanks.
+  at--;
+  while (at >= 0 && /["'(]/.test(text[at]!)) at--;
+  while (at >= 0 && (text[at] === ' ' || text[at] === '\t')) at--;
+  let from = at;
+  while (from >= 0 && !/[\s"'(]/.test(text[from]!) && at - from < 40) from--;
+  const word = text.slice(from + 1, at + 1);
+  return !VALUE_OPTIONS.has(word) && !(word.length > 2 && VALUE_OPTIONS.has(word.toLowerCase()));
 }
 
 /**
@@ -271,28 +375,6 @@ function readsIn(reads: readonly VariableRead[], span: Span): VariableRead[] {
   return out;
 }
 
-/**
- * A span's text with each variable it reads replaced by the value it holds there, at most
- * EXPANDED_MAX characters more than the span (each value may be up to 2,048 characters, and a
- * span may read thousands).
- */
-function expanded(text: string, span: Span, reads: readonly VariableRead[]): string {
-  const inSpan = readsIn(reads, span);
-  if (inSpan.length === 0) return '';
-  const parts: string[] = [];
-  let at = span.index;
-  let added = 0;
-  for (const r of inSpan) {
-    if (added > EXPANDED_MAX) break;
-    parts.push(text.slice(at, r.index), r.value);
-    added += r.value.length;
-    at = r.end;
-  }
-  parts.push(text.slice(at, span.end));
-  return parts.join('');
-}
-
-const EXPANDED_MAX = 65_536;
 
 /**
  * Lines longer than SEGMENT characters are matched in segments of that length, each starting
@@ -344,7 +426,39 @@ const SEND_LOOKAHEAD = 40;
 const SEND_TOKEN = /[\s"'`@=;&|,()<>]+/;
 
 /** A line that sets a variable: `NAME=$(…)`, `export NAME=…`, `$name = …`, `name = …`, `const name = …`. */
-const CAPTURE = /^\s*(?:(?:export|local|readonly|declare|const|let|var)\s+)?\$?([A-Za-z_]\w*)\s*=(?!=)/;
+const CAPTURE = /^\s*(?:(?:export|local|readonly|declare|const|let|var)\s+)?(\$?)([A-Za-z_]\w*)(\s*)=(?!=)\s*(.*)$/;
+
+/** A variable and how a later line reads it: `$KEY` and `${KEY}` (sh, PowerShell), or the bare name (Python, JavaScript). */
+interface HeldIn {
+  readonly name: string;
+  readonly dollar: boolean;
+}
+
+/**
+ * The variable a line reads something into: its value runs a command or calls a function
+ * (`$(…)`, backticks, `open(…)`), not a path it only names (`KEY=~/.ssh/id_ed25519` for a later
+ * `scp -i "$KEY"` holds the path, not the key). With `any`, whatever the value is.
+ */
+function capturedInto(line: string, any = false): HeldIn | null {
+  const m = CAPTURE.exec(line);
+  if (!m) return null;
+  const value = m[4]!;
+  if (!any && !/\$\(|`|\(/.test(value)) return null;
+  // sh has no blanks around its `=`; PowerShell's names start with `$`.
+  const dollar = m[1] === '$' || (m[3] === '' && /^(?:\$\(|`|["']?\$)/.test(value)) || /^\s*(?:export|local|readonly|declare)\s/.test(line);
+  return { name: m[2]!, dollar };
+}
+
+/** Whether text reads a variable: `$K`, `${K}` (then the name ends), or the bare name outside quotes and not as an attribute. */
+function readsVariable(text: string, v: HeldIn): boolean {
+  const name = v.name.replace(/[$]/g, '');
+  return v.dollar ? new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(text) : new RegExp(`(?<![\\w.$'"])${name}(?![\\w'"])`).test(text);
+}
+
+/** A sender's line without its headers: a token sent to the API it is for (`-H "Authorization: Bearer $KEY"`) is its use, not its theft. */
+function withoutHeaders(line: string): string {
+  return line.replace(/(?:-H|--header)\s*(?:"[^"\n]*"|'[^'\n]*'|\S+)|-Headers\s*@\{[^}\n]*\}|\bheaders\s*[=:]\s*\{[^}\n]*\}/gi, ' ');
+}
 
 function bundledThenSent(text: string, lines: readonly Window[], paragraphs: readonly Window[]): MaliciousFinding[] {
   const rule = load().patterns.find((p) => p.id === 'credential-send');
@@ -373,19 +487,25 @@ function bundledThenSent(text: string, lines: readonly Window[], paragraphs: rea
       .split(/\s+/)
       .map((t) => t.replace(/^["'@]+|["';&|]+$/g, ''))
       .filter((t) => /[/.]/.test(t) && !t.startsWith('-') && !rule.re.test(t) && t.length > 2);
-    // Or a variable the line reads them into (`KEY=$(cat ~/.aws/credentials)`, `key = open(…).read()`),
-    // which the sender names as `$KEY`, `${KEY}` or, in Python and JavaScript, `key`.
-    const held = CAPTURE.exec(line.text)?.[1];
-    if (held !== undefined) files.push(`$${held}`, `\${${held}}`, held);
-    if (files.length === 0) continue;
+    // Or a variable the line reads them into (`KEY=$(cat ~/.aws/credentials)`, `key = open(…).read()`).
+    const capture = capturedInto(line.text);
+    if (files.length === 0 && !capture) continue;
     const para = windowAt(paragraphs, line.start);
     if (!para) continue;
     const paraEnd = para.start + para.text.length;
+    /** The variables that hold the credentials: the one this line sets, and those set from it below (`B=$(echo "$KEY" | base64)`). */
+    const tainted = capture ? [capture] : [];
     for (let j = i + 1; j <= i + SEND_LOOKAHEAD && j < lines.length && lines[j]!.start <= paraEnd; j++) {
+      const l = lines[j]!.text;
       const names = namesSentBy(j);
-      const sent = names ? files.find((f) => names.has(f)) : undefined;
-      if (sent !== undefined) {
-        const message = held !== undefined && files.indexOf(sent) >= files.length - 3 ? `credentials are read into ${held}, which is then sent out` : 'credentials are bundled into a file that is then sent out';
+      let message: string | undefined;
+      if (names && files.some((f) => names.has(f))) message = 'credentials are bundled into a file that is then sent out';
+      else if (tainted.length > 0 && names && tainted.some((v) => readsVariable(withoutHeaders(l), v))) message = `credentials are read into ${tainted[0]!.name}, which is then sent out`;
+      else if (tainted.length > 0) {
+        const next = capturedInto(l, true);
+        if (next && tainted.some((v) => readsVariable(l.slice(l.indexOf('=') + 1), v))) tainted.push(next);
+      }
+      if (message !== undefined) {
         out.push({ technique: 'credential-exfiltration', pattern: 'credential-bundle-send', offset: line.start + m.index, length: m[0].length, message });
         break;
       }
@@ -463,12 +583,12 @@ export function savedDownloads(text: string, reads: () => readonly VariableRead[
     return (at: number): (Span & { url?: string; variable?: string }) | null => {
       const s = starts.at(at);
       // Asked only once a download's command word is found.
-      urlReads ??= reads().filter((r) => urlOf(r.value) !== null);
+      urlReads ??= reads().filter((r) => urlOf(r.value) !== null && isUrlOperand(text, r));
       while (k < urlReads.length && urlReads[k]!.index < at) k++;
       const r = urlReads[k];
       if (r && (!s || r.index < s.index)) {
-        const end = r.end < text.length && URL_END.test(text[r.end]!) ? r.end : ends.at(r.end);
-        return { index: r.index, end, url: urlOf(r.value)! + text.slice(r.end, end), variable: r.name };
+        const tail = readTail(text, r.end);
+        return { index: r.index, end: r.end + tail.length, url: urlOf(r.value)! + tail, variable: r.name };
       }
       return s ? { index: s.index, end: ends.at(s.index + s[0].length) } : null;
     };
@@ -553,7 +673,7 @@ function savedThenRun(text: string, paragraphs: readonly Window[], reads: () => 
    */
   const searched = new Map<string, { from: number; at: number }>();
   for (const { index, end, url, file, variable } of savedDownloads(text, reads)) {
-    const why = untrustedHost(url);
+    const why = untrustedHostOf(url);
     if (!why || file === '-' || file === '/dev/null') continue;
     const para = windowAt(paragraphs, index);
     if (!para) continue;

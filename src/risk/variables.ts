@@ -26,12 +26,15 @@ const MAX_VALUE = 2048;
 
 /** sh and cmd: `NAME=value` (the `=` not part of `==`), at a command's start or after a blank. */
 const SH_ASSIGN = /(?:^|[\s;(])(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*|set)[ \t]+)?["']?([A-Za-z_][A-Za-z0-9_]*)=(?!=)("[^"\n]*"|'[^'\n]*'|[^\s;&|'"`)]*)/dg;
-/** PowerShell: `$name = value`. */
-const PS_ASSIGN = /\$([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s;|)]*)/dg;
+/** PowerShell: `$name = value`, at a statement's start (in sh, `[ $URL = http://… ]` is a test). */
+const PS_ASSIGN = /(?:^|[\n;{(])[ \t]*\$([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s;|)]*)/dg;
 /** Python and JavaScript: `name = "value"` (a string, with a Python prefix), after `const`, `let` or `var`. */
 const CODE_ASSIGN = /(?:^|[\s;])(?:(?:const|let|var)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)[ \t]*([frbuFRBU]{0,2}(?:"[^"\n]*"|'[^'\n]*'|`[^`\n]*`)|[^\s;,)]*)/dg;
-/** `$NAME`, `${NAME}`, `%NAME%`. */
-const DOLLAR_READ = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_]*)%/g;
+/**
+ * `$NAME`, `${NAME}`, `%NAME%`, and sh's parameter expansions `${NAME:-default}`, `${NAME%/}` …
+ * (group 1 the name, 2 an operator giving a default, 3 the default; 4 and 5 the other forms' names).
+ */
+const DOLLAR_READ = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])([^}\n]*)|[:+?%#/^,][^}\n]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_]*)%/g;
 const WORD = /[A-Za-z_][A-Za-z0-9_]*/g;
 
 interface Assignment {
@@ -58,7 +61,7 @@ export function variableReads(text: string): VariableRead[] {
   const assignments: Assignment[] = [];
   for (const m of text.matchAll(SH_ASSIGN)) assignments.push({ at: m.indices![1]![0], name: m[1]!, raw: m[2]!, bare: false });
   // PowerShell's `$`: the read DOLLAR_READ would see at the same offset is this assignment.
-  for (const m of text.matchAll(PS_ASSIGN)) assignments.push({ at: m.index, name: m[1]!, raw: m[2]!, bare: false });
+  for (const m of text.matchAll(PS_ASSIGN)) assignments.push({ at: m.indices![1]![0] - 1, name: m[1]!, raw: m[2]!, bare: false });
   for (const m of text.matchAll(CODE_ASSIGN)) assignments.push({ at: m.indices![1]![0], name: m[1]!, raw: m[2]!, bare: /^[frbuFRBU]{0,2}["'`]/.test(m[2]!) });
   if (assignments.length === 0) return [];
   const assigned = new Set(assignments.map((a) => a.at));
@@ -67,8 +70,8 @@ export function variableReads(text: string): VariableRead[] {
 
   const bareNames = new Set(assignments.filter((a) => a.bare).map((a) => a.name));
   // Reads in text order: `$`-forms, and bare words of names a code assignment set.
-  const reads: { index: number; end: number; name: string; bare: boolean }[] = [];
-  for (const m of text.matchAll(DOLLAR_READ)) reads.push({ index: m.index, end: m.index + m[0].length, name: (m[1] ?? m[2] ?? m[3])!, bare: false });
+  const reads: { index: number; end: number; name: string; bare: boolean; fallback?: string }[] = [];
+  for (const m of text.matchAll(DOLLAR_READ)) reads.push({ index: m.index, end: m.index + m[0].length, name: (m[1] ?? m[4] ?? m[5])!, bare: false, ...(m[2] !== undefined ? { fallback: m[3]! } : {}) });
   if (bareNames.size > 0) {
     for (const m of text.matchAll(WORD)) {
       const before = m.index > 0 ? text[m.index - 1]! : '';
@@ -76,7 +79,12 @@ export function variableReads(text: string): VariableRead[] {
     }
   }
   if (reads.length === 0) return [];
-  reads.sort((a, b) => a.index - b.index);
+  // A bare word inside `${url}` or `%url%` is that read, not a second one.
+  reads.sort((a, b) => a.index - b.index || b.end - a.end);
+  for (let k = 1, last = reads[0]!.end; k < reads.length; k++) {
+    if (reads[k]!.index < last) reads.splice(k--, 1);
+    else last = reads[k]!.end;
+  }
 
   // One walk: assignments and reads merged by offset; each assignment's value is read with the
   // values its own reads hold at that point.
@@ -88,7 +96,7 @@ export function variableReads(text: string): VariableRead[] {
     let v = '';
     let at = 0;
     for (const m of value.matchAll(DOLLAR_READ)) {
-      v += value.slice(at, m.index) + (current.get((m[1] ?? m[2] ?? m[3])!)?.value ?? m[0]);
+      v += value.slice(at, m.index) + (current.get((m[1] ?? m[4] ?? m[5])!)?.value ?? m[0]);
       at = m.index + m[0].length;
       if (v.length >= MAX_VALUE) return v.slice(0, MAX_VALUE);
     }
@@ -103,6 +111,11 @@ export function variableReads(text: string): VariableRead[] {
       current.set(a.name, { value: expand(unquote(a.raw)), bare: a.bare });
     }
     const held = current.get(r.name);
+    // `${URL:-https://…}`: the default is what an unset variable reads as.
+    if (!held && r.fallback !== undefined) {
+      out.push({ index: r.index, end: r.end, name: r.name, value: expand(unquote(r.fallback)) });
+      continue;
+    }
     // A bare word reads only a name a code assignment set last (`url` in prose after `URL=` is a word).
     if (!held || (r.bare && !held.bare)) continue;
     out.push({ index: r.index, end: r.end, name: r.name, value: held.value });
