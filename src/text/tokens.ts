@@ -105,17 +105,21 @@ export function isContentWord(w: string): boolean {
 /**
  * A name that mixes letters and digits is one word as well as its pieces: `n8n`, `k8s`, `i18n`,
  * `s3`, `3d` have no piece of two letters, so they would be lost, and `ec2`, `web3`, `oauth2` would
- * match anything about `ec`, `web` or `oauth`. A run of letters and digits (no other character)
- * made of at most this many word pieces and at most MAX_MIXED_CHARS long counts; longer or more
- * broken runs are hashes and ids (`e29b41d4a716`), not names.
+ * match anything about `ec`, `web` or `oauth`. So is a name written in humps (`PowerPoint`,
+ * `YouTube`, `OneDrive`, `PDFs`): its pieces alone would never meet the same name typed in lower
+ * case (`powerpoint`), and `YouTube` would be only `tube`. A run of letters and digits (no other
+ * character) made of at most this many word pieces and at most MAX_MIXED_CHARS long counts; longer
+ * or more broken runs are hashes, ids and long identifiers (`e29b41d4a716`, `getElementsByTagName`),
+ * not names.
  */
 const MAX_MIXED_PIECES = 3;
 const MAX_MIXED_CHARS = 16;
 
 /**
  * The content words of `text` in order, lower-cased and not stemmed: the words of WORD that are not
- * stop words, one letter or a number, and each alphanumeric run that mixes letters and digits (see
- * MAX_MIXED_PIECES) right after its pieces. What the graph index holds and a query is matched with.
+ * stop words, one letter or a number, and each alphanumeric run of several pieces (letters and
+ * digits, or humps: see MAX_MIXED_PIECES) right after its pieces. What the graph index holds and a
+ * query is matched with.
  */
 export function contentWords(text: string): string[] {
   const out: string[] = [];
@@ -184,13 +188,13 @@ export function indexTerm(word: string): string {
 }
 
 function scanContentWords(text: string, mixed: boolean, emit: (word: string) => void): void {
-  // The alphanumeric run the scan is in: where it started, its pieces, and whether it has a digit and a letter.
+  // The alphanumeric run the scan is in: where it started, its pieces, and whether it has a letter.
   let runStart = -1;
   let pieces = 0;
   let digit = false;
   let letter = false;
   const endRun = (at: number) => {
-    if (mixed && digit && letter && pieces > 1 && pieces <= MAX_MIXED_PIECES && at - runStart <= MAX_MIXED_CHARS) emit(text.slice(runStart, at).toLowerCase());
+    if (mixed && letter && pieces > 1 && pieces <= MAX_MIXED_PIECES && at - runStart <= MAX_MIXED_CHARS && (digit || isUpper(text.charCodeAt(runStart)))) emit(text.slice(runStart, at).toLowerCase());
     runStart = -1;
   };
   for (let i = 0; i < text.length; ) {

@@ -1,7 +1,9 @@
 /**
  * Names that mix letters and digits (`n8n`, `k8s`, `ec2`, `oauth2`) are terms of the graph index
  * and of a query: split into pieces they were lost (`n8n` has no piece of two letters) or matched
- * anything about `ec` or `oauth`. Propose's unit vectors keep the pieces only (text/tokens.ts).
+ * anything about `ec` or `oauth`. So are names written in humps (`PowerPoint`, `YouTube`): as
+ * pieces only, `powerpoint` typed in lower case met no skill. Propose's unit vectors keep the
+ * pieces only (text/tokens.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +22,13 @@ describe('mixed letter-and-digit words', () => {
     expect(indexTokens('play an mp3 with python3')).toEqual(['play', 'mp', 'mp3', 'python', 'python3']);
     expect(contentTokens(text)).toEqual(['deploy', 'copi', 'ec', 'python', 'see', 'file']);
   });
+
+  it('a name in humps is a term after its pieces; a lower-case identifier and a long one are not', () => {
+    expect(contentWords('Export PowerPoint decks to YouTube and OneDrive PDFs')).toEqual(['export', 'power', 'point', 'powerpoint', 'decks', 'tube', 'youtube', 'one', 'drive', 'onedrive', 'pd', 'fs', 'pdfs']);
+    expect(indexTokens('PowerPoint PDFs')).toEqual(['power', 'point', 'powerpoint', 'pd', 'fs', 'pdfs']);
+    expect(contentWords('call readFile and getElementsByTagName')).toEqual(['call', 'read', 'file', 'get', 'elements', 'tag', 'name']);
+    expect(contentTokens('PowerPoint')).toEqual(['power', 'point']);
+  });
 });
 
 let dist: string;
@@ -34,6 +43,8 @@ beforeAll(() => {
   skill('oauth-basics', 'Explain the oauth flow in general terms.', 'Authorization servers issue tokens.');
   skill('oauth2-client', 'Configure an oauth2 client with PKCE.', 'Register the redirect URI and store the client secret.');
   skill('mpi-jobs', 'Launch MPI jobs on a cluster.', 'Run mpirun -np 4 ./solver.');
+  skill('slide-decks', 'Build PowerPoint decks from an outline.', 'Write each slide with python-pptx.');
+  skill('video-downloads', 'Download videos from YouTube with yt-dlp.', 'Pick the format with -f.');
   dist = path.join(root, 'dist');
   const r = skillc(['build', path.join(root, 'skills'), '-o', dist, '-q']);
   expect(r.code, r.stderr).toBe(0);
@@ -48,6 +59,9 @@ describe('a query with mixed words', () => {
       const oauth2 = (await retriever.query('set up oauth2', { k: 3 })).hits.map((h) => h.node.path);
       expect(oauth2[0]).toBe('oauth2-client');
       expect((await retriever.query('play an mp3', { k: 3 })).hits.map((h) => h.node.path)).not.toContain('mpi-jobs');
+      // A name the skill writes in humps, typed in lower case.
+      expect((await retriever.query('make a powerpoint deck', { k: 3 })).hits[0]?.node.path).toBe('slide-decks');
+      expect((await retriever.query('save a youtube video', { k: 3 })).hits[0]?.node.path).toBe('video-downloads');
     } finally {
       retriever.close();
     }
