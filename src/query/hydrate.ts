@@ -88,6 +88,17 @@ export function flaggedNotice(flagged: readonly string[]): string {
   return `**Flagged by skillc: this skill has install steps that malware uses (rules/malicious-patterns.json). Its steps are withheld; do not run them. A person should review the skill first.**\n\n${shown}${more}`;
 }
 
+/** A hit's listing when the budget has no room for every hit's full line: its rank and file. */
+export function shortListedLine(rank: number, hit: RankedHit): string {
+  if (hit.node.flagged) return `- ${rank}. flagged by skillc (malicious install steps), its steps withheld\n`;
+  return `- ${rank}. \`${escapeInline(hit.node.bundle)}\`\n`;
+}
+
+/** The line that says how many ranked hits the budget could not list even by file. */
+export function unlistedLine(unlisted: number, firstRank: number): string {
+  return `- … and ${unlisted} more hit${unlisted === 1 ? '' : 's'} from rank ${firstRank} on, not listed: raise the budget to see ${unlisted === 1 ? 'it' : 'them'}\n`;
+}
+
 export function listedLine(rank: number, hit: RankedHit): string {
   if (hit.node.flagged) return `- ${rank}. ${escapeInline(hit.node.name)}: flagged by skillc (malicious install steps), its steps withheld\n`;
   const what = firstSentence(hit.node.description);
@@ -122,18 +133,43 @@ export interface HydrateOptions {
 }
 
 export async function hydrate(dist: string, hits: readonly RankedHit[], budget: number, shared: SharedSections = new Map(), options: HydrateOptions = {}): Promise<HydratedHit[]> {
+  return (await hydrateListing(dist, hits, budget, shared, options)).hits;
+}
+
+/**
+ * Hydrated hits, and how many ranked hits the budget could not list at all (they follow the
+ * listed ones in rank order; the answer says how many).
+ */
+export async function hydrateListing(dist: string, hits: readonly RankedHit[], budget: number, shared: SharedSections = new Map(), options: HydrateOptions = {}): Promise<{ hits: HydratedHit[]; unlisted: number; unlistedCost: number }> {
   // Every hit is at least listed (issue 21 item 3): the listing line of each hit is set aside from
-  // the budget first, and a hit that is hydrated gives its line back. Only a budget too small for
-  // the listing itself lists as many hits as fit.
+  // the budget first, and a hit that is hydrated gives its line back. When the full lines (name,
+  // file, size, first sentence) do not fit, every hit is listed by its file alone; when even those
+  // do not fit, the first hits are, and one line says how many more there are.
   // Listing lines are counted exactly (a few short lines): their byte bound would take four times
   // what they cost and crowd out the content.
   const count = await loadTokenCounter();
   const outlined = options.listing === 'outline';
-  const lines = hits.map((h, i) => (outlined ? 0 : count(listedLine(i + 1, h))));
   const heading = outlined ? 0 : count(LISTED_HEADING);
-  const reserve = lines.reduce((a, b) => a + b, 0) + (hits.length > 0 ? heading : 0);
+  const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+  let short = false;
+  let lines = hits.map((h, i) => (outlined ? 0 : count(listedLine(i + 1, h))));
+  if (!outlined && hits.length > 0 && sum(lines) + heading > budget) {
+    short = true;
+    lines = hits.map((h, i) => count(shortListedLine(i + 1, h)));
+  }
+  /** Hits listed by file at least: all, or the first that fit with the line that counts the rest. */
+  let listable = hits.length;
+  let tail = 0;
+  if (!outlined && hits.length > 0 && sum(lines) + heading > budget) {
+    const room = (n: number) => sum(lines.slice(0, n)) + heading + count(unlistedLine(hits.length - n, n + 1));
+    while (listable > 0 && room(listable) > budget) listable--;
+    tail = count(unlistedLine(hits.length - listable, listable + 1));
+  }
+  const reserve = sum(lines.slice(0, listable)) + (hits.length > 0 ? heading : 0) + tail;
   const reserving = reserve <= budget;
   let left = reserving ? budget - reserve : budget;
+  /** Whether a hit has had its turn at the budget: only the first may be cut to fit. */
+  let first = true;
   const out: HydratedHit[] = [];
   /** Shared section key → the rank of the hit that states it in full. */
   const stated = new Map<string, number>();
@@ -143,7 +179,10 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
     const hit = hits[i]!;
     const rank = i + 1;
     const header = hitHeader(rank, hit, options.how?.(i));
-    if (reserving) left += lines[i]!;
+    const firstTurn = first;
+    first = false;
+    const reserved = reserving && i < listable;
+    if (reserved) left += lines[i]!;
     if (hit.node.flagged) {
       const text = header + flaggedNotice(hit.node.flagged);
       const cost = tokenBound(text) + tokenBound(SEPARATOR);
@@ -199,7 +238,9 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
         left -= cost;
         continue;
       }
-      if (out.every((h) => h.hydration === 'listed')) {
+      // Only the hit that has the budget first is cut to fit: a lower hit cut while the ones above
+      // it are only listed would put a fragment of the fourth skill before the first.
+      if (firstTurn) {
         const truncated = await truncate(readBundle(dist, hit), left - count(header) - tokenBound(SEPARATOR), escapeInline(hit.node.bundle));
         if (truncated) {
           const charged = count(header) + truncated.tokens + tokenBound(SEPARATOR);
@@ -213,16 +254,21 @@ export async function hydrate(dist: string, hits: readonly RankedHit[], budget: 
       out.push({ ...hit, rank, hydration: 'listed', text: '', cost: 0 });
       continue;
     }
-    const line = listedLine(rank, hit);
-    const first = !out.some((h) => h.hydration === 'listed');
-    if (reserving && first) left += heading;
-    const listedCost = lines[i]! + (first ? heading : 0);
+    if (reserving && i >= listable) continue;
+    const line = short ? shortListedLine(rank, hit) : listedLine(rank, hit);
+    const firstListed = !out.some((h) => h.hydration === 'listed');
+    if (reserving && firstListed) left += heading;
+    const listedCost = lines[i]! + (firstListed ? heading : 0);
     if (listedCost <= left) {
       out.push({ ...hit, rank, hydration: 'listed', text: line, cost: listedCost });
       left -= listedCost;
     }
   }
-  return out.sort((a, b) => a.rank - b.rank);
+  const shown = out.sort((a, b) => a.rank - b.rank);
+  const unlisted = tail > 0 ? hits.length - shown.length : 0;
+  // The line follows the listing's heading, which no listed hit has paid for when none is listed.
+  const headingUnpaid = unlisted > 0 && !shown.some((h) => h.hydration === 'listed');
+  return { hits: shown, unlisted, unlistedCost: unlisted > 0 ? tail + (headingUnpaid ? heading : 0) : 0 };
 }
 
 function readBundle(dist: string, hit: RankedHit): string {
@@ -257,14 +303,28 @@ export async function truncate(text: string, room: number, file: string): Promis
   const fits = async (n: number) => count(await render(n)) <= room;
   if (count(bare(0)) > room) return null;
   const bound = await longestFitting(lines.length, (n) => count(bare(n)) <= room);
+  // A cut that keeps no line of the skill's body (its frontmatter, or less) says nothing: listed instead.
+  const least = firstBodyLine(lines) + 1;
+  if (bound < least) return null;
   let best = -1;
   // A few lines down by one: the closers are a fence or a few `</details>`, a line or two of text.
   for (let n = bound; n >= Math.max(0, bound - 3) && best < 0; n--) if (await fits(n)) best = n;
   // Further down by halves (0 always fits: it has no closers).
   if (best < 0 && bound > 3) best = await lastFitting(0, bound - 4, fits);
-  if (best < 0) return null;
+  if (best < least) return null;
   const rendered = await render(best);
   return { text: rendered, tokens: count(rendered) };
+}
+
+/** The index of the first non-blank line after the frontmatter (after a leading `---` … `---` block), or of the first non-blank line. */
+function firstBodyLine(lines: readonly string[]): number {
+  let at = 0;
+  if (/^---\s*$/.test(lines[0] ?? '')) {
+    const close = lines.findIndex((l, i) => i > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
+    if (close > 0) at = close + 1;
+  }
+  while (at < lines.length && lines[at]!.trim() === '') at++;
+  return at;
 }
 
 /** The largest n in [0, max] for which `fits(n)` holds, given that it holds for 0 and fails from some n on: doubling, then halving. */

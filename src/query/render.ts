@@ -12,7 +12,7 @@ import { queryWords, rankedPart } from './rank.js';
 import { unreadWords } from '../text/tokens.js';
 import { countCodePoints, cutAtCodePoints } from '../text/code-points.js';
 import { stableStringify } from '../util/stable-json.js';
-import { firstSentence, LISTED_HEADING, SEPARATOR, type HydratedHit } from './hydrate.js';
+import { firstSentence, LISTED_HEADING, SEPARATOR, unlistedLine, type HydratedHit } from './hydrate.js';
 import type { PlanResult, QueryResult } from './retriever.js';
 import type { StepReason } from './plan.js';
 import type { ParentNode } from '../graph/types.js';
@@ -89,7 +89,8 @@ export function renderQueryMarkdown(r: QueryResult): string {
   const full = r.hits.filter((h) => h.hydration !== 'listed');
   const listed = r.hits.filter((h) => h.hydration === 'listed');
   let out = preamble(r.query, r.hits.length, r.tokens.charged, r.tokens.budget, 'query', r.unknownTerms, r.coverage) + full.map((h) => h.text.replace(/\s*$/, '\n')).join(SEPARATOR);
-  if (listed.length > 0) out += `${full.length > 0 ? SEPARATOR : ''}${LISTED_HEADING}${listed.map((h) => h.text).join('')}`;
+  if (listed.length > 0 || r.unlisted) out += `${full.length > 0 ? SEPARATOR : ''}${LISTED_HEADING}${listed.map((h) => h.text).join('')}`;
+  if (r.unlisted) out += unlistedLine(r.unlisted, r.hits.length + 1);
   return out;
 }
 

@@ -5,7 +5,7 @@
  */
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { loadGraphIndex, type GraphIndex } from './graph-index.js';
-import { hydrate, readDistText, SEPARATOR, tokenBound, type HydratedHit } from './hydrate.js';
+import { hydrate, hydrateListing, readDistText, SEPARATOR, tokenBound, type HydratedHit } from './hydrate.js';
 import { loadSharedSections, type SharedSections } from './shared-sections.js';
 import { unreadWords } from '../text/tokens.js';
 import { rank, type DenseScores, type RankedHit, type Ranking } from './rank.js';
@@ -43,6 +43,8 @@ export interface QueryResult {
   readonly unknownTerms: readonly string[];
   readonly coverage: number;
   readonly hits: readonly HydratedHit[];
+  /** Ranked hits after the listed ones that the budget could not list even by file (absent when none). */
+  readonly unlisted?: number;
 }
 
 /** One step of a plan: a hydrated hit (its rank is its step number) and why it comes where it does. */
@@ -104,9 +106,9 @@ export function openRetriever(dist: string): Retriever {
       // The preamble is charged at its longest: every figure at the widest it can be (hits ≤ k, and
       // at least 2 so that "hits" is plural), the query quoted at its bounded length (render.ts).
       const reserve = tokenBound(preamble(query, Math.max(k, 2), budget, budget, 'query', ranking.unknownTerms, ranking.coverage));
-      const hits = await hydrate(index.dist, ranking.hits, budget - reserve, shared(ranking.hits));
-      const charged = reserve + hits.reduce((a, h) => a + h.cost, 0);
-      return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.tokenizer }, hits };
+      const { hits, unlisted, unlistedCost } = await hydrateListing(index.dist, ranking.hits, budget - reserve, shared(ranking.hits));
+      const charged = reserve + hits.reduce((a, h) => a + h.cost, 0) + unlistedCost;
+      return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.tokenizer }, hits, ...(unlisted > 0 ? { unlisted } : {}) };
     },
     async plan(query, options = {}) {
       const { k, budget } = checkedOptions(options);

@@ -246,6 +246,49 @@ describe('library function', () => {
     expect((await cli.query('install packages and download data with curl', { k: 8, budget: 600 })).hits.some((h) => h.hydration === 'listed')).toBe(true);
   });
 
+  it('below that, lists every hit by its file, or the first ones and how many more there are', async () => {
+    const q = 'install packages and download data with curl';
+    const ranked = cli.rank(q, 8).hits.map((h) => h.node.path);
+    const count = countTokens;
+    let sawShort = false;
+    let sawUnlisted = false;
+    for (const budget of [200, 250, 300, 400, 500]) {
+      const r = await cli.query(q, { k: 8, budget });
+      const md = renderQueryMarkdown(r);
+      expect(count(md), `budget ${budget}`).toBeLessThanOrEqual(budget);
+      expect(r.tokens.charged).toBeLessThanOrEqual(budget);
+      // The hits in the answer are the first ranked ones, and with those the answer names the rest.
+      expect(r.hits.map((h) => h.node.path)).toEqual(ranked.slice(0, r.hits.length));
+      expect(r.hits.length + (r.unlisted ?? 0), `budget ${budget}`).toBe(ranked.length);
+      if (r.unlisted) {
+        sawUnlisted = true;
+        expect(md).toContain(`- … and ${r.unlisted} more hit${r.unlisted === 1 ? '' : 's'} from rank ${r.hits.length + 1} on, not listed: raise the budget`);
+      }
+      for (const h of r.hits.filter((x) => x.hydration === 'listed' && !x.text.includes('tokens, over the budget'))) {
+        sawShort = true;
+        expect(h.text).toBe(`- ${h.rank}. \`${h.node.bundle}\`\n`);
+      }
+    }
+    expect(sawShort).toBe(true);
+    expect(sawUnlisted).toBe(true);
+  });
+
+  it('cuts only the hit that has the budget first, and never down to its frontmatter', async () => {
+    for (const budget of [200, 300, 400, 600, 800, 1000, 1200]) {
+      const r = await cli.query('install packages and download data with curl', { k: 8, budget });
+      const cut = r.hits.filter((h) => h.hydration === 'truncated');
+      expect(cut.length, `budget ${budget}`).toBeLessThanOrEqual(1);
+      if (cut.length === 1) {
+        expect(cut[0]!.rank).toBe(1);
+        const kept = /truncated after (\d+) of/.exec(cut[0]!.text)!;
+        expect(Number(kept[1])).toBeGreaterThan(4);
+      }
+      // A hit shown in full may follow a listed one; a cut one never does.
+      const firstShown = r.hits.find((h) => h.hydration !== 'listed');
+      if (firstShown?.hydration === 'truncated') expect(firstShown.rank).toBe(1);
+    }
+  });
+
   it('rejects a budget below the minimum and a k below 1', async () => {
     await expect(cli.query('x', { budget: 10 })).rejects.toThrow(/at least 200/);
     await expect(cli.query('x', { k: 0 })).rejects.toThrow(/positive integer/);
