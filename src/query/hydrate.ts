@@ -27,7 +27,7 @@ import { cutAtCodePoints } from '../text/code-points.js';
 import { MAX_BUNDLE_BYTES, readDistFile } from '../util/confined-read.js';
 import { NODES_FILE } from '../graph/query-index.js';
 import type { RankedHit } from './rank.js';
-import { withoutRepeats, type SharedSections } from './shared-sections.js';
+import { headingAsWritten, withoutRepeats, type SharedSections, type StatedAt } from './shared-sections.js';
 import { collapse } from '../text/collapse.js';
 import { closersOf } from '../text/open-blocks.js';
 
@@ -171,8 +171,8 @@ export async function hydrateListing(dist: string, hits: readonly RankedHit[], b
   /** Whether a hit has had its turn at the budget: only the first may be cut to fit. */
   let first = true;
   const out: HydratedHit[] = [];
-  /** Shared section key → the rank of the hit that states it in full. */
-  const stated = new Map<string, number>();
+  /** Shared section key → the hit that states it in full, and the heading it states it under. */
+  const stated = new Map<string, StatedAt>();
   /** Bundles shown in full, by token count (a copy has the same count): rank and text. */
   const shownByTokens = new Map<number, { rank: number; text: string }[]>();
   for (const i of options.order ?? hits.keys()) {
@@ -231,7 +231,7 @@ export async function hydrateListing(dist: string, hits: readonly RankedHit[], b
       if (cost <= left && body !== null && whole !== null) {
         // Its sections not replaced by pointers are in the answer in full from here on. (A truncated
         // hit states none: what it kept is not worth the bookkeeping, and a repeat costs only tokens.)
-        for (const s of sections) if (!stated.has(s.key)) stated.set(s.key, rank);
+        for (const s of sections) if (!stated.has(s.key)) stated.set(s.key, { rank, heading: headingAsWritten(whole, s) });
         const same = shownByTokens.get(hit.node.tokens) ?? [];
         shownByTokens.set(hit.node.tokens, [...same, { rank, text: whole }]);
         out.push({ ...hit, rank, hydration: 'full', text: header + body, cost });

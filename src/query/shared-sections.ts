@@ -57,19 +57,47 @@ export function loadSharedSections(dist: string): SharedSections {
   return out;
 }
 
+/** Where a shared section is stated in full: the hit's rank, and the section's heading as that hit writes it. */
+export interface StatedAt {
+  readonly rank: number;
+  readonly heading: string;
+}
+
+/**
+ * The heading a section's body follows in a skill's text, as written: the nearest non-blank line
+ * before `start`, when it is an ATX heading; else the passage's own heading. A passage's heading
+ * is a template of its members' (`"… (POM)"`, with `…` where they differ), which an agent reading
+ * the hit above cannot find.
+ */
+export function headingAsWritten(text: string, section: SharedSection): string {
+  let end = Math.min(section.start, text.length);
+  while (end > 0) {
+    const lineStart = text.lastIndexOf('\n', end - 2) + 1;
+    const line = text.slice(lineStart, end).trim();
+    if (line !== '') {
+      const m = /^#{1,6}\s+(.*?)(?:\s+#+)?$/.exec(line);
+      return m && m[1]!.trim() !== '' ? m[1]!.trim() : section.heading;
+    }
+    if (lineStart === 0) break;
+    end = lineStart;
+  }
+  return section.heading;
+}
+
 /**
  * The text with each section already stated (key in `stated`) replaced by a pointer to where. `at`
  * is this hit's rank: the stating hit is above it, or below when hits get the budget in another
  * order than they are shown (a plan gives it to its best steps first).
  */
-export function withoutRepeats(text: string, sections: readonly SharedSection[], stated: ReadonlyMap<string, number>, rank = Infinity): { text: string; replaced: number } {
+export function withoutRepeats(text: string, sections: readonly SharedSection[], stated: ReadonlyMap<string, StatedAt>, rank = Infinity): { text: string; replaced: number } {
   let out = '';
   let at = 0;
   let replaced = 0;
   for (const s of sections) {
-    const hit = stated.get(s.key);
-    if (hit === undefined || s.start < at || s.end > text.length) continue;
-    out += text.slice(at, s.start) + `[skillc: the same text as under "${s.heading}" in hit ${hit} ${hit < rank ? 'above' : 'below'}]`;
+    const where = stated.get(s.key);
+    if (where === undefined || s.start < at || s.end > text.length) continue;
+    const hit = where.rank;
+    out += text.slice(at, s.start) + `[skillc: the same text as under "${where.heading}" in hit ${hit} ${hit < rank ? 'above' : 'below'}]`;
     at = s.end;
     replaced++;
   }
