@@ -81,7 +81,14 @@ export function unknownNote(query: string, unknownTerms: readonly string[], cove
   const named = new Set<string>();
   for (const { word, term } of queryWords(query)) if (unknown.has(term)) named.add(word);
   const list = [...named];
-  return `> No skill in the library holds ${list.length === 1 ? 'the word' : 'these words'} of the task: ${wordList(list)}. The best hit covers ${Math.round(coverage * 100)}% of the weight of the other words.\n\n`;
+  const head = `> No skill in the library holds ${list.length === 1 ? 'the word' : 'these words'} of the task: ${wordList(list)}.`;
+  // When those are most of the task, "covers 100% of the other words" would read as a good match:
+  // say what the hits were matched on, and that they may not be what the task asks for.
+  const known = [...new Set(queryWords(query).filter((w) => !unknown.has(w.term)).map((w) => w.word))];
+  if (named.size >= known.length) {
+    return `${head} The hits match only ${known.length === 1 ? 'the word' : 'the words'} ${wordList(known)}, and may not be what the task asks for: check its spelling, or the library may have no skill for it.\n\n`;
+  }
+  return `${head} The best hit covers ${Math.round(coverage * 100)}% of the weight of the other words.\n\n`;
 }
 
 export function renderQueryMarkdown(r: QueryResult): string {

@@ -105,7 +105,10 @@ export function openRetriever(dist: string): Retriever {
       }
       // The preamble is charged at its longest: every figure at the widest it can be (hits ≤ k, and
       // at least 2 so that "hits" is plural), the query quoted at its bounded length (render.ts).
-      const reserve = tokenBound(preamble(query, Math.max(k, 2), budget, budget, 'query', ranking.unknownTerms, ranking.coverage));
+      // Counted exactly: its byte bound, with a note naming unknown words, could take more than a
+      // small budget and leave no hit at all.
+      const count = await loadTokenCounter();
+      const reserve = count(preamble(query, Math.max(k, 2), budget, budget, 'query', ranking.unknownTerms, ranking.coverage));
       const { hits, unlisted, unlistedCost } = await hydrateListing(index.dist, ranking.hits, budget - reserve, shared(ranking.hits));
       const charged = reserve + hits.reduce((a, h) => a + h.cost, 0) + unlistedCost;
       return { ...base, status: 'ok', tokens: { budget, charged, tokenizer: index.tokenizer }, hits, ...(unlisted > 0 ? { unlisted } : {}) };
@@ -117,7 +120,7 @@ export function openRetriever(dist: string): Retriever {
       // (every step's place and reason) and the line naming the steps over the budget. A budget too
       // small for that of k steps gets the plan of fewer steps.
       const fixedCost = (r: PlanRanking) =>
-        tokenBound(preamble(query, Math.max(k, 2), budget, budget, 'plan', r.unknownTerms, r.coverage)) +
+        count(preamble(query, Math.max(k, 2), budget, budget, 'plan', r.unknownTerms, r.coverage)) +
         count(planOutline(r.steps.map((s) => ({ node: s.hit.node, role: s.role, after: s.after, feeds: s.feeds, serves: s.serves })))) +
         count(SEPARATOR + overBudgetSteps(r.steps.map((_, i) => i + 1)));
       // One ranking; the plans of fewer steps choose from it (a step less each time, never below one).

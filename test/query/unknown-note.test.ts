@@ -19,6 +19,13 @@ describe('unknownNote', () => {
     expect(note).toBe('> No skill in the library holds these words of the task: knitting, cable, knit, sweater. The best hit covers 61% of the weight of the other words.\n\n');
   });
 
+  it('says what the hits match when the unknown words are most of the task', () => {
+    const query = 'transcirbe an audo file with whsiper and sumarize it';
+    const note = unknownNote(query, queryTerms('transcirbe audo whsiper sumarize'), 1);
+    expect(note).toBe('> No skill in the library holds these words of the task: transcirbe, audo, whsiper, sumarize. The hits match only the word file, and may not be what the task asks for: check its spelling, or the library may have no skill for it.\n\n');
+    expect(note).not.toContain('100%');
+  });
+
   it('shows at most eight words, cut, and says how many more', () => {
     const ids = Array.from({ length: 12 }, (_, i) => `zq${String.fromCharCode(97 + i)}${'x'.repeat(30)}`);
     const note = unknownNote(`parse ${ids.join(' ')}`, queryTerms(ids.join(' ')), 1);
