@@ -132,6 +132,7 @@ export interface HydrateOptions {
   readonly listing?: 'lines' | 'outline';
 }
 
+/** The hydrated hits of hydrateListing, for a caller that lists every hit itself (a plan's outline): it drops the count of hits not listed. */
 export async function hydrate(dist: string, hits: readonly RankedHit[], budget: number, shared: SharedSections = new Map(), options: HydrateOptions = {}): Promise<HydratedHit[]> {
   return (await hydrateListing(dist, hits, budget, shared, options)).hits;
 }
@@ -161,9 +162,13 @@ export async function hydrateListing(dist: string, hits: readonly RankedHit[], b
   let listable = hits.length;
   let tail = 0;
   if (!outlined && hits.length > 0 && sum(lines) + heading > budget) {
-    const room = (n: number) => sum(lines.slice(0, n)) + heading + count(unlistedLine(hits.length - n, n + 1));
+    const before: number[] = [0];
+    for (const l of lines) before.push(before.at(-1)! + l);
+    const room = (n: number) => before[n]! + heading + count(unlistedLine(hits.length - n, n + 1));
     while (listable > 0 && room(listable) > budget) listable--;
-    tail = count(unlistedLine(hits.length - listable, listable + 1));
+    // With no room even for the line that counts them (a budget the preamble nearly fills), the
+    // hits are not listed and the answer's "0 hits" is all it says.
+    tail = room(listable) <= budget ? count(unlistedLine(hits.length - listable, listable + 1)) : 0;
   }
   const reserve = sum(lines.slice(0, listable)) + (hits.length > 0 ? heading : 0) + tail;
   const reserving = reserve <= budget;
@@ -265,7 +270,8 @@ export async function hydrateListing(dist: string, hits: readonly RankedHit[], b
     }
   }
   const shown = out.sort((a, b) => a.rank - b.rank);
-  const unlisted = tail > 0 ? hits.length - shown.length : 0;
+  // The hits not listed are those after the listable ones (render.ts says "from rank n + 1 on").
+  const unlisted = tail > 0 ? hits.length - listable : 0;
   // The line follows the listing's heading, which no listed hit has paid for when none is listed.
   const headingUnpaid = unlisted > 0 && !shown.some((h) => h.hydration === 'listed');
   return { hits: shown, unlisted, unlistedCost: unlisted > 0 ? tail + (headingUnpaid ? heading : 0) : 0 };

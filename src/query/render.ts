@@ -12,7 +12,7 @@ import { queryWords, rankedPart } from './rank.js';
 import { unreadWords } from '../text/tokens.js';
 import { countCodePoints, cutAtCodePoints } from '../text/code-points.js';
 import { stableStringify } from '../util/stable-json.js';
-import { firstSentence, LISTED_HEADING, SEPARATOR, unlistedLine, type HydratedHit } from './hydrate.js';
+import { firstSentence, LISTED_HEADING, SEPARATOR, tokenBound, unlistedLine, type HydratedHit } from './hydrate.js';
 import type { PlanResult, QueryResult } from './retriever.js';
 import type { StepReason } from './plan.js';
 import type { ParentNode } from '../graph/types.js';
@@ -25,11 +25,11 @@ export const QUOTED_QUERY_CHARS = 200;
  * "… (N characters)", and the control and bidirectional characters JSON leaves raw escaped. Its
  * length is bounded whatever the query, and so is the preamble's charge.
  */
-export function quoteQuery(query: string): string {
+export function quoteQuery(query: string, maxChars = QUOTED_QUERY_CHARS): string {
   let shown = query;
   let note = '';
-  if (query.length > QUOTED_QUERY_CHARS) {
-    const cut = cutAtCodePoints(query, QUOTED_QUERY_CHARS);
+  if (query.length > maxChars) {
+    const cut = cutAtCodePoints(query, maxChars);
     if (cut < query.length) {
       shown = query.slice(0, cut);
       note = `… (${countCodePoints(query)} characters)`;
@@ -45,16 +45,25 @@ export function quoteQuery(query: string): string {
 export function preamble(query: string, hits: number, charged: number, budget: number, kind: 'query' | 'plan' = 'query', unknownTerms: readonly string[] = [], coverage = 1): string {
   const unit = kind === 'plan' ? 'step' : 'hit';
   // No two dashes in a row survive, so nothing in the query can close the comment ("--->" included).
-  return `<!-- skillc ${kind} ${quoteQuery(query).replace(/-(?=-)/g, '- ')}: ${hits} ${unit}${hits === 1 ? '' : 's'}, at most ${charged} of ${budget} tokens (o200k_base) -->\n\n${unreadNote(query)}${unknownNote(query, unknownTerms, coverage)}`;
+  const head = (quoted: number) => `<!-- skillc ${kind} ${quoteQuery(query, quoted).replace(/-(?=-)/g, '- ')}: ${hits} ${unit}${hits === 1 ? '' : 's'}, at most ${charged} of ${budget} tokens (o200k_base) -->\n\n`;
+  const full = head(QUOTED_QUERY_CHARS) + unreadNote(query) + unknownNote(query, unknownTerms, coverage);
+  // The quoted task and the notes (up to eight words each) could take most of a small budget, or
+  // more, with long or foreign words. Over the budget in UTF-8 bytes (about a quarter of it in
+  // tokens for ASCII, a third for CJK), the task is quoted shorter and the notes give counts.
+  return tokenBound(full) <= budget ? full : head(COMPACT_QUOTED_QUERY_CHARS) + unreadNote(query, true) + unknownNote(query, unknownTerms, coverage, true);
 }
+
+/** Characters of the query a compact preamble quotes (see preamble). */
+const COMPACT_QUOTED_QUERY_CHARS = 60;
 
 /**
  * Words of the task in a script the index does not read (it holds words in Latin letters): said,
  * so that an answer to `将PDF转换为Word文档` is not taken for one that read the whole task.
  */
-export function unreadNote(query: string): string {
+export function unreadNote(query: string, compact = false): string {
   const unread = unreadWords(rankedPart(query));
-  return unread.length === 0 ? '' : `> The index holds words in Latin letters only; not read: ${wordList(unread)}.\n\n`;
+  if (unread.length === 0) return '';
+  return compact ? `> The index holds words in Latin letters only; ${unread.length} word${unread.length === 1 ? ' was' : 's were'} not read.\n\n` : `> The index holds words in Latin letters only; not read: ${wordList(unread)}.\n\n`;
 }
 
 /** Task words a note names: the first UNKNOWN_WORDS_SHOWN, each cut to UNKNOWN_WORD_CHARS, escaped, and how many more. */
@@ -75,18 +84,32 @@ const SERVES_SHOWN = 6;
  * name or an id in a long instruction is in no skill), so an off-topic task ("knit a cable
  * sweater") still gets hits; this line lets the agent see what they were not matched on.
  */
-export function unknownNote(query: string, unknownTerms: readonly string[], coverage: number): string {
+export function unknownNote(query: string, unknownTerms: readonly string[], coverage: number, compact = false): string {
   if (unknownTerms.length === 0) return '';
   const unknown = new Set(unknownTerms);
-  const named = new Set<string>();
-  for (const { word, term } of queryWords(query)) if (unknown.has(term)) named.add(word);
-  const list = [...named];
-  const head = `> No skill in the library holds ${list.length === 1 ? 'the word' : 'these words'} of the task: ${wordList(list)}.`;
+  const unknownWords = new Set<string>();
+  for (const { word, term } of queryWords(query)) if (unknown.has(term)) unknownWords.add(word);
+  const named = [...unknownWords];
+  if (named.length === 0) return '';
+  // Whether those are most of the task, counted in the words it types (`PowerPoint` is one word,
+  // though three terms): a typed word is unknown when none of its terms is in a skill.
+  let unknownTyped = 0;
+  const known: string[] = [];
+  for (const typed of new Set(rankedPart(query).match(/[^\s"'`()[\]{}<>,;:!?]+/g) ?? [])) {
+    const words = queryWords(typed);
+    if (words.length === 0) continue;
+    if (words.every((w) => unknown.has(w.term))) unknownTyped++;
+    else known.push(typed.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, ''));
+  }
+  const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+  const head = compact
+    ? `> ${named.length} ${plural(named.length, 'word', 'words')} of the task ${plural(named.length, 'is', 'are')} in no skill of the library.`
+    : `> No skill in the library holds ${plural(named.length, 'the word', 'these words')} of the task: ${wordList(named)}.`;
   // When those are most of the task, "covers 100% of the other words" would read as a good match:
   // say what the hits were matched on, and that they may not be what the task asks for.
-  const known = [...new Set(queryWords(query).filter((w) => !unknown.has(w.term)).map((w) => w.word))];
-  if (named.size >= known.length) {
-    return `${head} The hits match only ${known.length === 1 ? 'the word' : 'the words'} ${wordList(known)}, and may not be what the task asks for: check its spelling, or the library may have no skill for it.\n\n`;
+  if (unknownTyped >= known.length) {
+    const matched = compact ? `${known.length} other ${plural(known.length, 'word', 'words')}` : `${plural(known.length, 'the word', 'the words')} ${wordList(known)}`;
+    return `${head} The hits match only ${matched}, and may not be what the task asks for: check its spelling, or the library may have no skill for it.\n\n`;
   }
   return `${head} The best hit covers ${Math.round(coverage * 100)}% of the weight of the other words.\n\n`;
 }

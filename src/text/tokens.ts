@@ -106,8 +106,9 @@ export function isContentWord(w: string): boolean {
  * A name that mixes letters and digits is one word as well as its pieces: `n8n`, `k8s`, `i18n`,
  * `s3`, `3d` have no piece of two letters, so they would be lost, and `ec2`, `web3`, `oauth2` would
  * match anything about `ec`, `web` or `oauth`. So is a name written in humps (`PowerPoint`,
- * `YouTube`, `OneDrive`, `PDFs`): its pieces alone would never meet the same name typed in lower
- * case (`powerpoint`), and `YouTube` would be only `tube`. A run of letters and digits (no other
+ * `YouTube`, `OneDrive`): its pieces alone would never meet the same name typed in lower case
+ * (`powerpoint`), and `YouTube` would be only `tube`. A name starting in lower case (`macOS`,
+ * `iPhone`) is not one: that is how identifiers are written (`readFile`). A run of letters and digits (no other
  * character) made of at most this many word pieces and at most MAX_MIXED_CHARS long counts; longer
  * or more broken runs are hashes, ids and long identifiers (`e29b41d4a716`, `getElementsByTagName`),
  * not names.
@@ -193,8 +194,17 @@ function scanContentWords(text: string, mixed: boolean, emit: (word: string) => 
   let pieces = 0;
   let digit = false;
   let letter = false;
+  /** Pieces of the run that are content words (two letters or more, not a stop word), and of two letters or more. */
+  let contentPieces = 0;
+  let twoLetterPieces = 0;
   const endRun = (at: number) => {
-    if (mixed && letter && pieces > 1 && pieces <= MAX_MIXED_PIECES && at - runStart <= MAX_MIXED_CHARS && (digit || isUpper(text.charCodeAt(runStart)))) emit(text.slice(runStart, at).toLowerCase());
+    if (mixed && letter && pieces > 1 && pieces <= MAX_MIXED_PIECES && at - runStart <= MAX_MIXED_CHARS) {
+      const run = text.slice(runStart, at).toLowerCase();
+      // A name in humps: a capital first, two pieces of two letters or more, one of them not a stop
+      // word (`ItIs` is not a name, `SaaS` has one piece and would count it twice), and not a stop
+      // word itself once stemmed (`ANDs`).
+      if (digit || (isUpper(text.charCodeAt(runStart)) && contentPieces >= 1 && twoLetterPieces >= 2 && !STOP_WORDS.has(stem(run)))) emit(run);
+    }
     runStart = -1;
   };
   for (let i = 0; i < text.length; ) {
@@ -209,6 +219,8 @@ function scanContentWords(text: string, mixed: boolean, emit: (word: string) => 
       pieces = 0;
       digit = false;
       letter = false;
+      contentPieces = 0;
+      twoLetterPieces = 0;
     }
     pieces++;
     // A word of WORD is all digits or has no digit: its first character tells which.
@@ -216,8 +228,12 @@ function scanContentWords(text: string, mixed: boolean, emit: (word: string) => 
     else {
       letter = true;
       if (end - i >= 2) {
+        twoLetterPieces++;
         const w = text.slice(i, end).toLowerCase();
-        if (!STOP_WORDS.has(w)) emit(w);
+        if (!STOP_WORDS.has(w)) {
+          contentPieces++;
+          emit(w);
+        }
       }
     }
     i = end;

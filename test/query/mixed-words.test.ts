@@ -28,6 +28,8 @@ describe('mixed letter-and-digit words', () => {
     expect(indexTokens('PowerPoint PDFs')).toEqual(['power', 'point', 'powerpoint', 'pd', 'fs', 'pdfs']);
     expect(contentWords('call readFile and getElementsByTagName')).toEqual(['call', 'read', 'file', 'get', 'elements', 'tag', 'name']);
     expect(contentTokens('PowerPoint')).toEqual(['power', 'point']);
+    // Not names: stop words in humps, a single long piece, a stop word once stemmed, a lower-case start.
+    expect(indexTokens('ItIs ThisIs SaaS ANDs macOS')).toEqual(['saa', 'ds', 'mac', 'os']);
   });
 });
 

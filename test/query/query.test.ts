@@ -282,6 +282,15 @@ describe('library function', () => {
     }
   });
 
+  it('stays within the budget when long unknown words fill the preamble', async () => {
+    const junk = Array.from({ length: 12 }, (_, i) => `q${String.fromCharCode(98 + i)}vgwvvwgvqggqvgwvvwgvqggqvgwkfjhffhjfkj`).join(' ');
+    for (const budget of [200, 230, 260, 400]) {
+      const r = await cli.query(`${junk} install packages with curl`, { k: 16, budget });
+      expect(countTokens(renderQueryMarkdown(r)), `budget ${budget}`).toBeLessThanOrEqual(budget);
+      expect(r.tokens.charged).toBeLessThanOrEqual(budget);
+    }
+  });
+
   it('cuts only the hit that has the budget first, and never down to its frontmatter', async () => {
     for (const budget of [200, 300, 400, 600, 800, 1000, 1200]) {
       const r = await cli.query('install packages and download data with curl', { k: 8, budget });

@@ -26,6 +26,20 @@ describe('unknownNote', () => {
     expect(note).not.toContain('100%');
   });
 
+  it('counts the words the task types: a name in humps is one word, not its three terms', () => {
+    const note = unknownNote('xqzv blorf PowerPoint', queryTerms('xqzv blorf'), 1);
+    expect(note).toBe('> No skill in the library holds these words of the task: xqzv, blorf. The hits match only the word PowerPoint, and may not be what the task asks for: check its spelling, or the library may have no skill for it.\n\n');
+  });
+
+  it('gives counts instead of words when the notes would take more than the budget in bytes', () => {
+    const junk = Array.from({ length: 12 }, (_, i) => `q${String.fromCharCode(98 + i)}vgwvvwgvqggqvgwvvwgvqggqvgwkfjh`);
+    const query = `${junk.join(' ')} convert pdf 将PDF转换为Word文档`;
+    const p = preamble(query, 8, 100, 200, 'query', queryTerms(junk.join(' ')), 1);
+    expect(p).toContain('> The index holds words in Latin letters only; 3 words were not read.');
+    expect(p).toContain('> 12 words of the task are in no skill of the library. The hits match only 3 other words, and may not be what the task asks for');
+    expect(Buffer.byteLength(preamble(query, 8, 100, 8000, 'query', queryTerms(junk.join(' ')), 1))).toBeGreaterThan(Buffer.byteLength(p));
+  });
+
   it('shows at most eight words, cut, and says how many more', () => {
     const ids = Array.from({ length: 12 }, (_, i) => `zq${String.fromCharCode(97 + i)}${'x'.repeat(30)}`);
     const note = unknownNote(`parse ${ids.join(' ')}`, queryTerms(ids.join(' ')), 1);
@@ -42,7 +56,7 @@ describe('unknownNote', () => {
 
 describe('unreadNote', () => {
   it('names the words of a script the index does not read, and says nothing for Latin ones', () => {
-    expect(preamble('将PDF转换为Word文档', 1, 10, 100)).toContain('> The index holds words in Latin letters only; not read: 将, 转换为, 文档.');
+    expect(preamble('将PDF转换为Word文档', 1, 10, 1000)).toContain('> The index holds words in Latin letters only; not read: 将, 转换为, 文档.');
     expect(unreadNote('parse a résumé')).toBe('');
   });
 });
