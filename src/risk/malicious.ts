@@ -196,7 +196,8 @@ function downloadRuns(text: string, paragraphs: readonly Window[], reads: () => 
   const out: MaliciousFinding[] = [];
   const spans = [...DOWNLOAD_RUN.flatMap((shape) => prefixSpanSuffix(text, shape.prefix, shape.stop, shape.suffix)), ...[...text.matchAll(MSHTA_RUN)].map((m) => ({ index: m.index, end: m.index + m[0].length }))];
   for (const span of spans) {
-    const inSpan = () => readsIn(reads(), span);
+    let spanReads: VariableRead[] | undefined;
+    const inSpan = (): VariableRead[] => (spanReads ??= readsIn(reads(), span));
     const literal = untrustedUrlIn(text.slice(span.index, span.end), (url, at) => hostRead(text, span.index + at, url, inSpan()));
     // A URL held in a variable (`URL=http://…` above, `curl "$URL" | bash` here) is judged by its
     // value, where the command takes it as its URL: not a proxy, a header or a referer, and not
@@ -374,7 +375,6 @@ function readsIn(reads: readonly VariableRead[], span: Span): VariableRead[] {
   for (let k = lo; k < reads.length && reads[k]!.end <= span.end; k++) out.push(reads[k]!);
   return out;
 }
-
 
 /**
  * Lines longer than SEGMENT characters are matched in segments of that length, each starting
