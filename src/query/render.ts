@@ -12,6 +12,7 @@ import { queryWords, rankedPart } from './rank.js';
 import { unreadWords } from '../text/tokens.js';
 import { countCodePoints, cutAtCodePoints } from '../text/code-points.js';
 import { stableStringify } from '../util/stable-json.js';
+import { o200kTokenCounter } from '../text/o200k.js';
 import { firstSentence, LISTED_HEADING, SEPARATOR, tokenBound, unlistedLine, type HydratedHit } from './hydrate.js';
 import type { PlanResult, QueryResult } from './retriever.js';
 import type { StepReason } from './plan.js';
@@ -48,9 +49,10 @@ export function preamble(query: string, hits: number, charged: number, budget: n
   const head = (quoted: number) => `<!-- skillc ${kind} ${quoteQuery(query, quoted).replace(/-(?=-)/g, '- ')}: ${hits} ${unit}${hits === 1 ? '' : 's'}, at most ${charged} of ${budget} tokens (o200k_base) -->\n\n`;
   const full = head(QUOTED_QUERY_CHARS) + unreadNote(query) + unknownNote(query, unknownTerms, coverage);
   // The quoted task and the notes (up to eight words each) could take most of a small budget, or
-  // more, with long or foreign words. Over the budget in UTF-8 bytes (about a quarter of it in
-  // tokens for ASCII, a third for CJK), the task is quoted shorter and the notes give counts.
-  return tokenBound(full) <= budget ? full : head(COMPACT_QUOTED_QUERY_CHARS) + unreadNote(query, true) + unknownNote(query, unknownTerms, coverage, true);
+  // more, with long or foreign words. Over half the budget (o200k, the counter the answer is
+  // charged with, loaded by then), the task is quoted shorter and the notes give counts.
+  if (tokenBound(full) <= budget / 2 || o200kTokenCounter()(full) <= budget / 2) return full;
+  return head(COMPACT_QUOTED_QUERY_CHARS) + unreadNote(query, true) + unknownNote(query, unknownTerms, coverage, true);
 }
 
 /** Characters of the query a compact preamble quotes (see preamble). */

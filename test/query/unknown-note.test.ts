@@ -38,6 +38,8 @@ describe('unknownNote', () => {
     expect(p).toContain('> The index holds words in Latin letters only; 3 words were not read.');
     expect(p).toContain('> 12 words of the task are in no skill of the library. The hits match only 3 other words, and may not be what the task asks for');
     expect(Buffer.byteLength(preamble(query, 8, 100, 8000, 'query', queryTerms(junk.join(' ')), 1))).toBeGreaterThan(Buffer.byteLength(p));
+    // A short task keeps its word list at the smallest budgets.
+    expect(preamble('make a powerpoint deck', 4, 100, 200, 'query', queryTerms('powerpoint deck'), 1)).toContain('these words of the task: powerpoint, deck.');
   });
 
   it('shows at most eight words, cut, and says how many more', () => {
