@@ -89,20 +89,22 @@ const SERVES_SHOWN = 6;
 export function unknownNote(query: string, unknownTerms: readonly string[], coverage: number, compact = false): string {
   if (unknownTerms.length === 0) return '';
   const unknown = new Set(unknownTerms);
+  // The unknown words, and whether they are most of the task, counted in the words it types
+  // (`PowerPoint` is one word, though three terms): a typed word is unknown when none of its terms
+  // is in a skill. A typed word's content words are the query's own there (words never cross a blank
+  // or a punctuation mark).
   const unknownWords = new Set<string>();
-  for (const { word, term } of queryWords(query)) if (unknown.has(term)) unknownWords.add(word);
-  const named = [...unknownWords];
-  if (named.length === 0) return '';
-  // Whether those are most of the task, counted in the words it types (`PowerPoint` is one word,
-  // though three terms): a typed word is unknown when none of its terms is in a skill.
   let unknownTyped = 0;
   const known: string[] = [];
   for (const typed of new Set(rankedPart(query).match(/[^\s"'`()[\]{}<>,;:!?]+/g) ?? [])) {
     const words = queryWords(typed);
     if (words.length === 0) continue;
+    for (const w of words) if (unknown.has(w.term)) unknownWords.add(w.word);
     if (words.every((w) => unknown.has(w.term))) unknownTyped++;
     else known.push(typed.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, ''));
   }
+  const named = [...unknownWords];
+  if (named.length === 0) return '';
   const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
   const head = compact
     ? `> ${named.length} ${plural(named.length, 'word', 'words')} of the task ${plural(named.length, 'is', 'are')} in no skill of the library.`

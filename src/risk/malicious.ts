@@ -207,7 +207,8 @@ function downloadRuns(text: string, paragraphs: readonly Window[], reads: () => 
       const lastCommand = span.index + lastCommandStart(text.slice(span.index, span.end));
       for (const r of inSpan()) {
         if (r.index < lastCommand || !isUrlOperand(text, r)) continue;
-        const why = urlOf(r.value) === null ? null : untrustedHostOf(urlOf(r.value)! + readTail(text, r.end));
+        const url = urlOf(r.value);
+        const why = url === null ? null : untrustedHostOf(url + readTail(text, r.end));
         if (why) {
           held = { why, name: r.name };
           break;
@@ -298,10 +299,7 @@ function readTail(text: string, at: number): string {
 export function isUrlOperand(text: string, r: VariableRead): boolean {
   let at = r.index;
   const before = at > 0 ? text[at - 1]! : ' ';
-  if (before === '=') {
-    if (!/(?:--url|-uri)=$/i.test(text.slice(Math.max(0, at - 6), at))) return false;
-    return true;
-  }
+  if (before === '=') return /(?:--url|-uri)=$/i.test(text.slice(Math.max(0, at - 6), at));
   if (!/[\s"'(]/.test(before)) return false;
   // After a blank inside a quoted string (`-H "Referer: $SITE"`), the read is not an argument of its own.
   if (/\s/.test(before)) {
@@ -451,8 +449,8 @@ function capturedInto(line: string, any = false): HeldIn | null {
 
 /** Whether text reads a variable: `$K`, `${K}` (then the name ends), or the bare name outside quotes and not as an attribute. */
 function readsVariable(text: string, v: HeldIn): boolean {
-  const name = v.name.replace(/[$]/g, '');
-  return v.dollar ? new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(text) : new RegExp(`(?<![\\w.$'"])${name}(?![\\w'"])`).test(text);
+  // A name is letters, digits and underscores (CAPTURE): nothing in it to escape.
+  return v.dollar ? new RegExp(`\\$\\{?${v.name}(?![A-Za-z0-9_])`).test(text) : new RegExp(`(?<![\\w.$'"])${v.name}(?![\\w'"])`).test(text);
 }
 
 /** A sender's line without its headers: a token sent to the API it is for (`-H "Authorization: Bearer $KEY"`) is its use, not its theft. */

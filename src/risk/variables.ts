@@ -37,6 +37,11 @@ const CODE_ASSIGN = /(?:^|[\s;])(?:(?:const|let|var)[ \t]+)?([A-Za-z_][A-Za-z0-9
 const DOLLAR_READ = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])([^}\n]*)|[:+?%#/^,][^}\n]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_]*)%/g;
 const WORD = /[A-Za-z_][A-Za-z0-9_]*/g;
 
+/** The name a DOLLAR_READ match reads. */
+function readName(m: RegExpMatchArray): string {
+  return (m[1] ?? m[4] ?? m[5])!;
+}
+
 interface Assignment {
   readonly at: number;
   readonly name: string;
@@ -70,21 +75,20 @@ export function variableReads(text: string): VariableRead[] {
 
   const bareNames = new Set(assignments.filter((a) => a.bare).map((a) => a.name));
   // Reads in text order: `$`-forms, and bare words of names a code assignment set.
-  const reads: { index: number; end: number; name: string; bare: boolean; fallback?: string }[] = [];
-  for (const m of text.matchAll(DOLLAR_READ)) reads.push({ index: m.index, end: m.index + m[0].length, name: (m[1] ?? m[4] ?? m[5])!, bare: false, ...(m[2] !== undefined ? { fallback: m[3]! } : {}) });
+  const found: { index: number; end: number; name: string; bare: boolean; fallback?: string }[] = [];
+  for (const m of text.matchAll(DOLLAR_READ)) found.push({ index: m.index, end: m.index + m[0].length, name: readName(m), bare: false, ...(m[2] !== undefined ? { fallback: m[3]! } : {}) });
   if (bareNames.size > 0) {
     for (const m of text.matchAll(WORD)) {
       const before = m.index > 0 ? text[m.index - 1]! : '';
-      if (bareNames.has(m[0]) && before !== '$' && before !== '.' && !/\w/.test(before)) reads.push({ index: m.index, end: m.index + m[0].length, name: m[0], bare: true });
+      if (bareNames.has(m[0]) && before !== '$' && before !== '.' && !/\w/.test(before)) found.push({ index: m.index, end: m.index + m[0].length, name: m[0], bare: true });
     }
   }
+  // A bare word inside `${url}` or `%url%` is that read, not a second one (kept in one pass: a
+  // splice per overlap was quadratic in a text of many `%url%`).
+  found.sort((a, b) => a.index - b.index || b.end - a.end);
+  const reads: typeof found = [];
+  for (const r of found) if (reads.length === 0 || r.index >= reads.at(-1)!.end) reads.push(r);
   if (reads.length === 0) return [];
-  // A bare word inside `${url}` or `%url%` is that read, not a second one.
-  reads.sort((a, b) => a.index - b.index || b.end - a.end);
-  for (let k = 1, last = reads[0]!.end; k < reads.length; k++) {
-    if (reads[k]!.index < last) reads.splice(k--, 1);
-    else last = reads[k]!.end;
-  }
 
   // One walk: assignments and reads merged by offset; each assignment's value is read with the
   // values its own reads hold at that point.
@@ -96,7 +100,7 @@ export function variableReads(text: string): VariableRead[] {
     let v = '';
     let at = 0;
     for (const m of value.matchAll(DOLLAR_READ)) {
-      v += value.slice(at, m.index) + (current.get((m[1] ?? m[4] ?? m[5])!)?.value ?? m[0]);
+      v += value.slice(at, m.index) + (current.get(readName(m))?.value ?? m[0]);
       at = m.index + m[0].length;
       if (v.length >= MAX_VALUE) return v.slice(0, MAX_VALUE);
     }

@@ -108,10 +108,10 @@ export function isContentWord(w: string): boolean {
  * match anything about `ec`, `web` or `oauth`. So is a name written in humps (`PowerPoint`,
  * `YouTube`, `OneDrive`): its pieces alone would never meet the same name typed in lower case
  * (`powerpoint`), and `YouTube` would be only `tube`. A name starting in lower case (`macOS`,
- * `iPhone`) is not one: that is how identifiers are written (`readFile`). A run of letters and digits (no other
- * character) made of at most this many word pieces and at most MAX_MIXED_CHARS long counts; longer
- * or more broken runs are hashes, ids and long identifiers (`e29b41d4a716`, `getElementsByTagName`),
- * not names.
+ * `iPhone`) is not one: that is how identifiers are written (`readFile`). A run of letters and
+ * digits (no other character) made of at most this many word pieces and at most MAX_MIXED_CHARS
+ * long counts; longer or more broken runs are hashes, ids and long identifiers (`e29b41d4a716`,
+ * `getElementsByTagName`), not names.
  */
 const MAX_MIXED_PIECES = 3;
 const MAX_MIXED_CHARS = 16;
@@ -189,7 +189,7 @@ export function indexTerm(word: string): string {
 }
 
 function scanContentWords(text: string, mixed: boolean, emit: (word: string) => void): void {
-  // The alphanumeric run the scan is in: where it started, its pieces, and whether it has a letter.
+  // The alphanumeric run the scan is in: where it started, its pieces, and whether it has a digit and a letter.
   let runStart = -1;
   let pieces = 0;
   let digit = false;

